@@ -1,0 +1,249 @@
+"""Located diagnostics: `file:line:col: error: message`, the source line, a caret.
+
+xDSL 0.74 records no source location on parsed operations and reports verifier failures by
+printing the whole module. `KtirParser` stamps every parsed operation with a `FileLineColLoc`
+(so passes, the interpreter and the emulator can point at the source), keeps the text so the
+line can be shown, and turns anything that escapes parsing into a located `KtirDiagnostic`.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import sys
+from collections.abc import Iterator
+from io import StringIO
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
+from xdsl.ir import Operation, SSAValue
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.lexer import Span
+from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+from ktir.dialects import mlir_compat
+
+mlir_compat.install()
+
+# source name -> full text, so a diagnostic can quote the offending line
+_SOURCES: dict[str, str] = {}
+_RANGE_ERROR = re.compile(r"out of range|too large|overflow", re.IGNORECASE)
+
+
+class KtirDiagnostic(Exception):
+    """A user-facing error that is already formatted (location, line, caret, message)."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def register_source(name: str, text: str) -> None:
+    _SOURCES[name] = text
+
+
+def _source_line(name: str, line: int) -> str | None:
+    text = _SOURCES.get(name)
+    if text is None:
+        return None
+    lines = text.split("\n")
+    return lines[line - 1] if 0 < line <= len(lines) else None
+
+
+def format_at(name: str, line: int, col: int, message: str, severity: str = "error",
+              width: int = 1) -> str:
+    out = [f"{name}:{line}:{col}: {severity}: {message}"]
+    src = _source_line(name, line)
+    if src is not None:
+        out.append(src.rstrip("\r"))
+        out.append(" " * max(col - 1, 0) + "^" * max(width, 1))
+    return "\n".join(out)
+
+
+def op_location(op: Operation) -> tuple[str, int, int] | None:
+    """The (file, line, col) of an operation or of its nearest located ancestor."""
+    cur: Operation | None = op
+    while cur is not None:
+        loc = cur.location
+        if isinstance(loc, FileLineColLoc):
+            return loc.filename.data, loc.line.data, loc.column.data
+        cur = cur.parent_op()
+    return None
+
+
+def op_error(op: Operation, message: str, severity: str = "error") -> KtirDiagnostic:
+    """A diagnostic pointing at `op` (MLIR style: `'dialect.op' op message`)."""
+    text = f"'{op.name}' op {message}"
+    loc = op_location(op)
+    if loc is None:
+        return KtirDiagnostic(f"{severity}: {text}")
+    return KtirDiagnostic(format_at(*loc, text, severity))
+
+
+def warn(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+def warn_op(op: Operation, message: str) -> None:
+    warn(op_error(op, message, "warning").text)
+
+
+def _span_location(span: Span) -> tuple[str, int, int]:
+    loc = span.get_location()
+    return loc.file, loc.line, loc.col
+
+
+def parse_error_text(e: ParseError) -> str:
+    name, line, col = _span_location(e.span)
+    return format_at(name, line, col, e.msg, width=max(e.span.end - e.span.start, 1))
+
+
+def warn_at(parser: Parser, pos: int, message: str) -> None:
+    """A warning at a position of the text a parser reads."""
+    span = Span(pos, pos + 1, parser.lexer.input,
+                getattr(parser, "line_offset", 0))
+    warn(format_at(*_span_location(span), message, "warning"))
+
+
+def ssa_name(printer: Printer, value: SSAValue) -> str:
+    """The name `%x` a printer gives a value, without writing it to the output."""
+    old = printer.stream
+    buf = StringIO()
+    printer.stream = buf
+    try:
+        printer.print_ssa_value(value)
+    finally:
+        printer.stream = old
+    return buf.getvalue()
+
+
+class KtirParser(Parser):
+    """A Parser that locates every operation and never lets a raw exception escape."""
+
+    def __init__(self, ctx: Context, text: str, name: str = "<stdin>", line_offset: int = 0):
+        super().__init__(ctx, text, name)
+        self.name = name
+        self.line_offset = line_offset
+        self._line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+        self._op_stack: list[int] = []
+        self._name_attr = StringAttr(name)
+        self._last_literal: Span | None = None
+        self._text_len = len(text)
+
+    def _consume_token(self, expected_kind=None):
+        tok = super()._consume_token(expected_kind)
+        if tok.kind in (MLIRTokenKind.INTEGER_LIT, MLIRTokenKind.FLOAT_LIT):
+            self._last_literal = tok.span
+        return tok
+
+    def _line_col(self, pos: int) -> tuple[int, int]:
+        i = bisect.bisect_right(self._line_starts, pos) - 1
+        return i + 1 + self.line_offset, pos - self._line_starts[i] + 1
+
+    def parse_operation(self) -> Operation:
+        start = self._current_token.span.start
+        self._op_stack.append(start)
+        try:
+            op = super().parse_operation()
+        finally:
+            self._op_stack.pop()
+        line, col = self._line_col(start)
+        op.location = FileLineColLoc(self._name_attr, IntAttr(line), IntAttr(col))
+        return op
+
+    def parse_located_module(self) -> ModuleOp:
+        """Parse a whole module; every failure becomes a located `KtirDiagnostic`."""
+        try:
+            return self.parse_module()
+        except ParseError as e:
+            span, msg = e.span, e.msg
+            if msg.startswith("values used but not defined") and (
+                    undefined := self._first_undefined_use()) is not None:
+                raise undefined from None
+            if _RANGE_ERROR.search(msg) and self._last_literal is not None:
+                span = self._last_literal  # xDSL points past the literal it rejects
+            elif span.start >= self._text_len:
+                msg = "unexpected end of input" + (f" ({msg.strip()})" if msg.strip() else "")
+            e.span = Span(span.start, span.end, span.input, self.line_offset)
+            e.msg = msg
+            raise KtirDiagnostic(parse_error_text(e)) from None
+        except RecursionError:
+            raise self._here("input is nested too deeply") from None
+        except Exception as e:  # xDSL raises plain exceptions for some bad literals
+            if _RANGE_ERROR.search(_describe(e)) and self._last_literal is not None:
+                span = self._last_literal
+                line, col = self._line_col(span.start)
+                raise KtirDiagnostic(format_at(self.name, line, col, _describe(e),
+                                               width=span.end - span.start)) from None
+            raise self._here(_describe(e)) from None
+
+    def _first_undefined_use(self) -> KtirDiagnostic | None:
+        """Point at the first op that uses a value the module never defines."""
+        for name, values in self.forward_ssa_references.items():
+            for value in values.values():
+                for use in value.uses:
+                    loc = op_location(use.operation)
+                    if loc is not None:
+                        return KtirDiagnostic(format_at(*loc, f"use of undefined value '%{name}'"))
+        return None
+
+    def _here(self, message: str) -> KtirDiagnostic:
+        pos = self._op_stack[-1] if self._op_stack else self._current_token.span.start
+        line, col = self._line_col(pos)
+        return KtirDiagnostic(format_at(self.name, line, col, message))
+
+
+def _describe(e: Exception) -> str:
+    msg = str(e).strip().split("\n")[0] or type(e).__name__
+    if isinstance(e, OverflowError):
+        return f"literal out of range: {msg}"
+    if isinstance(e, VerifyException):
+        return msg
+    return f"invalid input: {msg}"
+
+
+def parse_text(ctx: Context, text: str, name: str = "<stdin>", line_offset: int = 0,
+               allow_empty: bool = False, register: bool = True) -> ModuleOp:
+    """Parse MLIR text into a module with located operations (raises KtirDiagnostic).
+
+    `line_offset` places a chunk of a larger file; the caller then registers the whole text
+    once and passes `register=False`.
+    """
+    if register:
+        register_source(name, text)
+    if not allow_empty and not _has_code(text):
+        raise KtirDiagnostic(format_at(name, 1 + line_offset, 1,
+                                       "empty input: expected at least one operation"))
+    return KtirParser(ctx, text, name, line_offset).parse_located_module()
+
+
+def _has_code(text: str) -> bool:
+    for line in text.splitlines():
+        s = line.strip()
+        if s and not s.startswith("//"):
+            return True
+    return False
+
+
+def _post_order(op: Operation) -> Iterator[Operation]:
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block.ops:
+                yield from _post_order(child)
+    yield op
+
+
+def verify_located(module: Operation) -> None:
+    """Verify like `Operation.verify`, but report the first failure at its op's location."""
+    for op in _post_order(module):
+        try:
+            op.verify(verify_nested_ops=False)
+        except VerifyException as e:
+            raise op_error(op, str(e).split("\n")[0]) from None
+        except Exception as e:  # a verifier that crashed is still the op's problem
+            raise op_error(op, f"verifier failed: {_describe(e)}") from None

@@ -1,0 +1,1 @@
+"""KTIR dialects: `ktdp` (views, tiles, loads/stores, inter-tile ops) and `spyreop`."""

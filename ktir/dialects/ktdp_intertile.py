@@ -1,0 +1,450 @@
+"""Inter-tile communication ops of `ktdp` (shared/spec/ktir.md §6): produce, reduce, consume.
+
+Production names what each tile contributes (`yield_partial` in a region run once per producing
+tile); `inter_tile_reduce` folds the partials of a group for its consumers, `inter_tile_consume`
+hands one producer's partial to each consumer. Group sets are `(i)[g]` (tile id, group).
+The static checks R1/R2/R8/R10/R11/R13/R14 that can be decided from the grid are done here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import cast
+
+import numpy as np
+from xdsl.dialects.builtin import AffineSetAttr, IndexType, TensorType
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineSet
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import (
+    IsTerminator,
+    SingleBlockImplicitTerminator,
+    ensure_terminator,
+    is_side_effect_free,
+)
+from xdsl.utils.exceptions import VerifyException
+
+from ktir import affine
+from ktir.diagnostics import warn_at
+from ktir.dialects.ktdp_types import TileFutureType, kernel_grid, parse_short_or_full
+
+# ---------------------------------------------------------------------------- group helpers
+
+
+def group_ids(future: TileFutureType) -> list[int]:
+    """The group ids a future ranges over (its `groups` set must be bounded)."""
+    return [p[0] for p in affine.points_list(future.groups.data)]
+
+
+def group_members(tile_set: AffineSet, group: int, num_tiles: int) -> list[int]:
+    """Tiles `i < num_tiles` with `i` in `tile_set` for symbol `g = group` (sets `(i)[g]`)."""
+    ids = np.arange(num_tiles, dtype=np.int64)
+    keep = affine.mask(tile_set, [ids], [group] + [0] * (tile_set.num_symbols - 1))
+    return [int(x) for x in ids[keep]]
+
+
+def dependency_sources(dep: AffineSet, consumer: int, group: int, num_tiles: int) -> list[int]:
+    """Producers `p` with `p` in `dep` for the consumer `c` (sets `(p)[c]` or `(p)[c, g]`)."""
+    ids = np.arange(num_tiles, dtype=np.int64)
+    syms = [consumer, group][: dep.num_symbols]
+    keep = affine.mask(dep, [ids], syms)
+    return [int(x) for x in ids[keep]]
+
+
+def _num_tiles(op: Operation) -> int | None:
+    grid = kernel_grid(op)
+    if grid is None:
+        return None
+    n = 1
+    for g in grid:
+        n *= g
+    return n
+
+
+def _check_tile_set(aset: AffineSet, what: str) -> None:
+    if aset.num_dims != 1 or aset.num_symbols != 1:
+        raise VerifyException(f"{what} must be a set '(i)[g]' of one dim and one symbol")
+
+
+def _producer_op(future: SSAValue) -> InterTileProduceOp | None:
+    owner = future.owner
+    return owner if isinstance(owner, InterTileProduceOp) else None
+
+
+def _bounded_groups(future: TileFutureType) -> list[int] | None:
+    try:
+        return group_ids(future)
+    except affine.UnboundedSetError:
+        return None
+
+
+def _parse_future_type(parser: Parser) -> TileFutureType:
+    pos = parser.pos
+    t = parse_short_or_full(parser, TileFutureType)
+    if not isinstance(t, TileFutureType):
+        parser.raise_error(f"expected a !ktdp.tile_future type, got {t}", pos, parser.pos)
+    return t
+
+
+# ---------------------------------------------------------------------------- terminators
+
+
+@irdl_op_definition
+class YieldPartialOp(IRDLOperation):
+    """Terminator of `inter_tile_produce`: this tile's contribution."""
+
+    name = "ktdp.yield_partial"
+    values = var_operand_def()
+    traits = traits_def(IsTerminator())
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
+
+    def __init__(self, values: Sequence[SSAValue] = ()):
+        super().__init__(operands=[values])
+
+    def verify_(self) -> None:
+        if not isinstance(self.parent_op(), InterTileProduceOp):
+            raise VerifyException("expects parent op 'ktdp.inter_tile_produce'")
+
+
+@irdl_op_definition
+class YieldReducedOp(IRDLOperation):
+    """Terminator of the combiner region of `inter_tile_reduce`."""
+
+    name = "ktdp.yield_reduced"
+    values = var_operand_def()
+    traits = traits_def(IsTerminator())
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
+
+    def __init__(self, values: Sequence[SSAValue] = ()):
+        super().__init__(operands=[values])
+
+    def verify_(self) -> None:
+        if not isinstance(self.parent_op(), InterTileReduceOp):
+            raise VerifyException("expects parent op 'ktdp.inter_tile_reduce'")
+
+
+# ---------------------------------------------------------------------------- produce
+
+
+@irdl_op_definition
+class InterTileProduceOp(IRDLOperation):
+    """`%f = ktdp.inter_tile_produce producer_tiles_per_group = S -> !ktdp.tile_future<...>
+    { ^bb0(%gid: index): ... ktdp.yield_partial %p : T }`."""
+
+    name = "ktdp.inter_tile_produce"
+    producer_tiles_per_group = prop_def(AffineSetAttr)
+    future = result_def(TileFutureType)
+    body = region_def("single_block")
+    traits = traits_def(SingleBlockImplicitTerminator(YieldPartialOp))
+
+    def __init__(self, producers: AffineSet, future_type: TileFutureType, body: Region):
+        super().__init__(result_types=[future_type], regions=[body],
+                         properties={"producer_tiles_per_group": AffineSetAttr(producers)})
+
+    @classmethod
+    def parse(cls, parser: Parser) -> InterTileProduceOp:
+        parser.parse_keyword("producer_tiles_per_group")
+        parser.parse_punctuation("=")
+        pset = parser.parse_attribute()
+        declared: list[Attribute] = []
+        if parser.parse_optional_punctuation(":"):
+            declared = parser.parse_comma_separated_list(Parser.Delimiter.NONE,
+                                                         parser.parse_type)
+        parser.parse_punctuation("->")
+        pos = parser.pos
+        ftype = _parse_future_type(parser)
+        if declared and list(declared) != list(ftype.partial_types.data):
+            parser.raise_error("the partial types before '->' differ from the future's",
+                               pos, parser.pos)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        body = parser.parse_region()
+        if not body.blocks:
+            body.add_block(Block())
+        if not body.block.args:
+            body.block.insert_arg(IndexType(), 0)
+        op = cls.create(result_types=[ftype], regions=[body],
+                        properties={"producer_tiles_per_group": pset},
+                        attributes=attrs.data if attrs else {})
+        ensure_terminator(op, cast(SingleBlockImplicitTerminator,
+                                   op.get_trait(SingleBlockImplicitTerminator)))
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" producer_tiles_per_group = ")
+        printer.print_attribute(self.producer_tiles_per_group)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.future.type)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=True)
+
+    def verify_(self) -> None:
+        pset = self.producer_tiles_per_group.data
+        _check_tile_set(pset, "producer_tiles_per_group")
+        block = self.body.block
+        if len(block.args) != 1 or not isinstance(block.args[0].type, IndexType):
+            raise VerifyException("the region takes exactly one 'index' argument (the group id)")
+        ftype = cast(TileFutureType, self.future.type)
+        term = block.last_op
+        if isinstance(term, YieldPartialOp):
+            got = [v.type for v in term.values]
+            if got != list(ftype.partial_types.data):
+                raise VerifyException("yield_partial types must equal the future's partial "
+                                      f"types ({', '.join(map(str, ftype.partial_types.data))})")
+        uses = sum(1 for _ in self.future.uses)
+        if uses != 1:
+            raise VerifyException(f"the future must be used exactly once (R2), it has {uses} "
+                                  "uses")
+        n = _num_tiles(self)
+        groups = _bounded_groups(ftype)
+        if n is None or groups is None:
+            return
+        seen: dict[int, int] = {}
+        for g in groups:
+            for t in group_members(pset, g, n):
+                if t in seen:
+                    raise VerifyException(f"tile {t} produces for groups {seen[t]} and {g}: "
+                                          "producer sets of distinct groups must be disjoint "
+                                          "(R1)")
+                seen[t] = g
+
+
+# ---------------------------------------------------------------------------- reduce
+
+
+def _drop_unit_dims(t: TensorType) -> tuple[int, ...]:
+    return tuple(d for d in t.get_shape() if d != 1)
+
+
+def _compatible_result(partial: TensorType, result: Attribute) -> bool:
+    """Equal, or the partial with unit dims dropped (accepted with a warning, spec §8)."""
+    if result == partial:
+        return True
+    return (isinstance(result, TensorType)
+            and result.get_element_type() == partial.get_element_type()
+            and _drop_unit_dims(partial) == _drop_unit_dims(result))
+
+
+def _check_consumers(op: Operation, future: SSAValue, cset: AffineSet) -> tuple[
+        dict[int, list[int]], dict[int, list[int]]] | None:
+    """Producers and consumers per group, when both are computable."""
+    prod = _producer_op(future)
+    n = _num_tiles(op)
+    groups = _bounded_groups(cast(TileFutureType, future.type))
+    if prod is None or n is None or groups is None:
+        return None
+    pset = prod.producer_tiles_per_group.data
+    producers = {g: group_members(pset, g, n) for g in groups}
+    consumers = {g: group_members(cset, g, n) for g in groups}
+    return producers, consumers
+
+
+@irdl_op_definition
+class InterTileReduceOp(IRDLOperation):
+    """`%r = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = S, identity(%z : T)
+    : !ktdp.tile_future<...> -> T { ^bb0(%l: T, %r: T): ... ktdp.yield_reduced %s : T }`."""
+
+    name = "ktdp.inter_tile_reduce"
+    future = operand_def(TileFutureType)
+    identities = var_operand_def(TensorType)
+    consumer_tiles_per_group = prop_def(AffineSetAttr)
+    results_ = var_result_def(TensorType)
+    combiner = region_def("single_block")
+    traits = traits_def(SingleBlockImplicitTerminator(YieldReducedOp))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> InterTileReduceOp:
+        parser.parse_punctuation("(")
+        fut = parser.parse_unresolved_operand()
+        parser.parse_punctuation(")")
+        parser.parse_keyword("consumer_tiles_per_group")
+        parser.parse_punctuation("=")
+        cset = parser.parse_attribute()
+        parser.parse_punctuation(",")
+        parser.parse_keyword("identity")
+        parser.parse_punctuation("(")
+        ids = parser.parse_comma_separated_list(Parser.Delimiter.NONE,
+                                                parser.parse_unresolved_operand)
+        parser.parse_punctuation(":")
+        id_types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+        parser.parse_punctuation(")")
+        parser.parse_punctuation(":")
+        ftype = _parse_future_type(parser)
+        parser.parse_punctuation("->")
+        rpos = parser.pos
+        rtypes = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+        for p, r in zip(ftype.partial_types.data, rtypes):
+            if r != p and _compatible_result(p, r):
+                warn_at(parser, rpos, f"inter_tile_reduce result {r} drops the unit dimensions "
+                        f"of the partial {p}; the canonical form keeps them")
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        body = parser.parse_region()
+        if len(ids) != len(id_types):
+            parser.raise_error(f"{len(ids)} identity values but {len(id_types)} types", rpos)
+        op = cls.create(
+            operands=[parser.resolve_operand(fut, ftype),
+                      *[parser.resolve_operand(v, t) for v, t in zip(ids, id_types)]],
+            result_types=rtypes, regions=[body],
+            properties={"consumer_tiles_per_group": cset},
+            attributes=attrs.data if attrs else {})
+        ensure_terminator(op, cast(SingleBlockImplicitTerminator,
+                                   op.get_trait(SingleBlockImplicitTerminator)))
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        printer.print_ssa_value(self.future)
+        printer.print_string(") consumer_tiles_per_group = ")
+        printer.print_attribute(self.consumer_tiles_per_group)
+        printer.print_string(", identity(")
+        printer.print_list(self.identities, printer.print_ssa_value)
+        printer.print_string(" : ")
+        printer.print_list([v.type for v in self.identities], printer.print_attribute)
+        printer.print_string(") : ")
+        printer.print_attribute(self.future.type)
+        printer.print_string(" -> ")
+        printer.print_list([r.type for r in self.results_], printer.print_attribute)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        printer.print_region(self.combiner, print_entry_block_args=True)
+
+    def verify_(self) -> None:
+        cset = self.consumer_tiles_per_group.data
+        _check_tile_set(cset, "consumer_tiles_per_group")
+        partials = list(cast(TileFutureType, self.future.type).partial_types.data)
+        n = len(partials)
+        if len(self.results_) != n:
+            raise VerifyException(f"expects {n} results (one per partial type), got "
+                                  f"{len(self.results_)}")
+        for p, r in zip(partials, self.results_):
+            if not _compatible_result(p, r.type):
+                raise VerifyException(f"result type {r.type} must equal the partial type {p}")
+        if [v.type for v in self.identities] != partials:
+            raise VerifyException("identity types must equal the partial types (R11)")
+        block = self.combiner.block
+        if [a.type for a in block.args] != partials + partials:
+            raise VerifyException(f"the combiner takes {2 * n} arguments: two of each partial "
+                                  "type")
+        term = block.last_op
+        if isinstance(term, YieldReducedOp) and [v.type for v in term.values] != partials:
+            raise VerifyException("yield_reduced must yield one value of each partial type")
+        for inner in block.walk():
+            if inner is not term and not is_side_effect_free(inner) \
+                    and not _tensor_only(inner):
+                raise VerifyException(f"the combiner must be pure (R10); '{inner.name}' has "
+                                      "side effects")
+        sets = _check_consumers(self, self.future, cset)
+        if sets is None:
+            return
+        producers, consumers = sets
+        for g, cons in consumers.items():
+            prods = set(producers[g])
+            if not set(cons) <= prods:
+                raise VerifyException(f"consumers {sorted(set(cons) - prods)} of group {g} are "
+                                      "not producers of it (R13)")
+            if len(cons) > 1 and set(cons) != prods:
+                raise VerifyException(f"group {g}: consumers must equal producers or be a "
+                                      "single tile (R14)")
+
+
+def _tensor_only(op: Operation) -> bool:
+    """linalg/tensor ops on tensors have value semantics even when they declare effects."""
+    return all(isinstance(v.type, TensorType) or not hasattr(v.type, "get_shape")
+               for v in (*op.operands, *op.results)) and op.dialect_name() in (
+        "linalg", "tensor", "arith", "math", "spyreop")
+
+
+# ---------------------------------------------------------------------------- consume
+
+
+@irdl_op_definition
+class InterTileConsumeOp(IRDLOperation):
+    """`%c = ktdp.inter_tile_consume(%f) consumer_tiles_per_group = S
+    (, producer_dependency_per_consumer = D)? : !ktdp.tile_future<...> -> T`."""
+
+    name = "ktdp.inter_tile_consume"
+    future = operand_def(TileFutureType)
+    consumer_tiles_per_group = prop_def(AffineSetAttr)
+    producer_dependency_per_consumer = opt_prop_def(AffineSetAttr)
+    results_ = var_result_def(TensorType)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> InterTileConsumeOp:
+        parser.parse_punctuation("(")
+        fut = parser.parse_unresolved_operand()
+        parser.parse_punctuation(")")
+        parser.parse_keyword("consumer_tiles_per_group")
+        parser.parse_punctuation("=")
+        props: dict[str, Attribute] = {"consumer_tiles_per_group": parser.parse_attribute()}
+        if parser.parse_optional_punctuation(","):
+            parser.parse_keyword("producer_dependency_per_consumer")
+            parser.parse_punctuation("=")
+            props["producer_dependency_per_consumer"] = parser.parse_attribute()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ftype = _parse_future_type(parser)
+        parser.parse_punctuation("->")
+        rtypes = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+        return cls.create(operands=[parser.resolve_operand(fut, ftype)],
+                          result_types=rtypes, properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        printer.print_ssa_value(self.future)
+        printer.print_string(") consumer_tiles_per_group = ")
+        printer.print_attribute(self.consumer_tiles_per_group)
+        if self.producer_dependency_per_consumer is not None:
+            printer.print_string(", producer_dependency_per_consumer = ")
+            printer.print_attribute(self.producer_dependency_per_consumer)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.future.type)
+        printer.print_string(" -> ")
+        printer.print_list([r.type for r in self.results_], printer.print_attribute)
+
+    def verify_(self) -> None:
+        cset = self.consumer_tiles_per_group.data
+        _check_tile_set(cset, "consumer_tiles_per_group")
+        partials = list(cast(TileFutureType, self.future.type).partial_types.data)
+        if [r.type for r in self.results_] != partials:
+            raise VerifyException("results must equal the future's partial types")
+        dep = self.producer_dependency_per_consumer
+        if dep is not None and (dep.data.num_dims != 1 or dep.data.num_symbols not in (1, 2)):
+            raise VerifyException("producer_dependency_per_consumer must be '(p)[c]' or "
+                                  "'(p)[c, g]'")
+        sets = _check_consumers(self, self.future, cset)
+        if sets is None:
+            return
+        producers, consumers = sets
+        n = _num_tiles(self) or 0
+        for g, cons in consumers.items():
+            if dep is None:
+                if len(producers[g]) != 1 and cons:
+                    raise VerifyException(
+                        f"group {g} has {len(producers[g])} producers: each consumer needs "
+                        "exactly one source, give producer_dependency_per_consumer (R8)")
+                continue
+            for c in cons:
+                srcs = set(dependency_sources(dep.data, c, g, n)) & set(producers[g])
+                if len(srcs) != 1:
+                    raise VerifyException(f"consumer {c} of group {g} depends on "
+                                          f"{len(srcs)} producers, expected exactly one (R8)")
+
+
+__all__ = [
+    "InterTileConsumeOp", "InterTileProduceOp", "InterTileReduceOp", "YieldPartialOp",
+    "YieldReducedOp", "dependency_sources", "group_ids", "group_members",
+]

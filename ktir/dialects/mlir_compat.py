@@ -1,0 +1,236 @@
+"""Upstream MLIR syntax that KTIR kernels use and xDSL 0.74 lacks.
+
+Kernels from Inductor/Triton (and ktir-cpu's example corpus) use a few spellings of the upstream
+dialects that xDSL 0.74 does not parse: `scf.for ... iter_args(...) -> T` without parentheses,
+the `linalg.reduce { arith.addf } ins(...) outs(...) dimensions = [..]` short form, and the ops
+`linalg.div`, `linalg.batch_matmul`, `arith.index_castui`, `arith.remf`. `install()` adds them
+to xDSL's own dialect objects (so every tool, `xdsl-opt` included, sees them) before anything
+is parsed. It is idempotent and called when ktir's parser or registry is imported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, scf
+from xdsl.dialects.linalg import Linalg
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AnyFloat,
+    ArrayAttr,
+    DenseArrayBase,
+    IndexType,
+    IntegerType,
+    TensorType,
+    i64,
+)
+from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation, NamedOperation
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.ir import Attribute, Block, BlockArgument, Region, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.irdl import (
+    IRDLOperation,
+    base,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.traits import Pure, SingleBlockImplicitTerminator, ensure_terminator
+from xdsl.utils.exceptions import VerifyException
+
+
+@irdl_op_definition
+class LinalgDivOp(ElementwiseOperation):
+    """`linalg.div ins(%a, %b : T, T) outs(%o : T) -> T`: element-wise a / b."""
+
+    name = "linalg.div"
+
+    def __init__(self, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue] = (),
+                 res: Sequence[Attribute] | None = None):
+        super().__init__(ins=inputs, outs=outputs,
+                         result_types=res if res is not None else [o.type for o in outputs],
+                         hidden_region=self.get_hidden_region(inputs, outputs))
+
+    @classmethod
+    def get_hidden_region(cls, inputs: Sequence[SSAValue],
+                          outputs: Sequence[SSAValue]) -> Region:
+        arg_types = cls.body_arg_types((*inputs, *outputs))
+        div = arith.DivfOp if isinstance(arg_types[-1], AnyFloat) else arith.DivsiOp
+
+        @Builder.implicit_region(arg_types)
+        def hidden_region(args: tuple[BlockArgument, ...]) -> None:
+            linalg.YieldOp(div(args[0], args[1]))
+
+        return hidden_region
+
+
+@irdl_op_definition
+class LinalgBatchMatmulOp(NamedOperation):
+    """`linalg.batch_matmul ins(%a, %b : BxMxK, BxKxN) outs(%c : BxMxN)`: C[b] += A[b] B[b]."""
+
+    name = "linalg.batch_matmul"
+    PRINT_ATTRS_IN_FRONT: ClassVar[bool] = True
+    indexing_maps = prop_def(
+        ArrayAttr[AffineMapAttr],
+        default_value=ArrayAttr([
+            AffineMapAttr(AffineMap.from_callable(lambda b, i, _, k: (b, i, k))),
+            AffineMapAttr(AffineMap.from_callable(lambda b, _, j, k: (b, k, j))),
+            AffineMapAttr(AffineMap.from_callable(lambda b, i, j, _: (b, i, j))),
+        ]),
+    )
+
+    def __init__(self, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue] = (),
+                 res: Sequence[Attribute] | None = None):
+        super().__init__(ins=inputs, outs=outputs,
+                         result_types=res if res is not None else
+                         [o.type for o in outputs if isinstance(o.type, TensorType)],
+                         hidden_region=self.get_hidden_region(inputs, outputs))
+
+    @classmethod
+    def get_hidden_region(cls, inputs: Sequence[SSAValue],
+                          outputs: Sequence[SSAValue]) -> Region:
+        arg_types = cls.body_arg_types((*inputs, *outputs))
+        add, mul = ((arith.AddfOp, arith.MulfOp) if isinstance(arg_types[-1], AnyFloat)
+                    else (arith.AddiOp, arith.MuliOp))
+
+        @Builder.implicit_region(arg_types)
+        def hidden_region(args: tuple[BlockArgument, ...]) -> None:
+            linalg.YieldOp(add(mul(args[0], args[1]), args[2]))
+
+        return hidden_region
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        return tuple(m.data for m in self.indexing_maps.data)
+
+    def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
+        return self.indexing_maps
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        p, r = IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()
+        return ArrayAttr([p, p, p, r])
+
+
+@irdl_op_definition
+class IndexCastUIOp(IRDLOperation):
+    """`arith.index_castui %x : index to i32` (zero-extending/truncating, unsigned)."""
+
+    name = "arith.index_castui"
+    input = operand_def(base(IntegerType) | base(IndexType))
+    result = result_def(base(IntegerType) | base(IndexType))
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `to` type($result)"
+
+    def verify_(self) -> None:
+        if not isinstance(self.input.type, IndexType) ^ isinstance(self.result.type, IndexType):
+            raise VerifyException("exactly one of operand and result must be 'index'")
+
+
+@irdl_op_definition
+class RemFOp(arith.FloatingPointLikeBinaryOperation):
+    """`arith.remf %a, %b : f32`: the remainder with the sign of the dividend (C fmod)."""
+
+    name = "arith.remf"
+    traits = traits_def(Pure())
+
+
+def _parse_for(cls: type[scf.ForOp], parser: Parser) -> scf.ForOp:
+    """scf.for, also accepting `-> T` (unparenthesised) after iter_args, as MLIR does."""
+    iv = parser.parse_argument(expect_type=False)
+    parser.parse_punctuation("=")
+    lb = parser.parse_unresolved_operand()
+    parser.parse_keyword("to")
+    ub = parser.parse_unresolved_operand()
+    parser.parse_keyword("step")
+    step = parser.parse_unresolved_operand()
+    pos = parser.pos
+    carried: list[Parser.UnresolvedArgument] = []
+    inits: list[UnresolvedOperand] = []
+    types: list[Attribute] = []
+    if parser.parse_optional_keyword("iter_args"):
+
+        def assignment() -> None:
+            carried.append(parser.parse_argument(expect_type=False))
+            parser.parse_punctuation("=")
+            inits.append(parser.parse_unresolved_operand())
+
+        parser.parse_comma_separated_list(Parser.Delimiter.PAREN, assignment)
+        parser.parse_punctuation("->")
+        if parser.parse_optional_punctuation("("):
+            types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+            parser.parse_punctuation(")")
+        else:
+            types = [parser.parse_type()]
+    init_values = parser.resolve_operands(inits, types, pos)
+    iv_type = parser.parse_type() if parser.parse_optional_punctuation(":") else IndexType()
+    body = parser.parse_region((iv.resolve(iv_type),
+                                *(a.resolve(t) for a, t in zip(carried, types))))
+    attrs = parser.parse_optional_attr_dict()
+    op = cls(parser.resolve_operand(lb, iv_type), parser.resolve_operand(ub, iv_type),
+             parser.resolve_operand(step, iv_type), init_values, body)
+    op.attributes |= attrs
+    if not carried:
+        for trait in op.get_traits_of_type(SingleBlockImplicitTerminator):
+            ensure_terminator(op, trait)
+    return op
+
+
+_ORIGINAL_REDUCE_PARSE = linalg.ReduceOp.parse.__func__  # type: ignore[attr-defined]
+
+
+def _parse_reduce(cls: type[linalg.ReduceOp], parser: Parser) -> linalg.ReduceOp:
+    """linalg.reduce, also in the short form `linalg.reduce { arith.addf } ins(..) outs(..)
+    dimensions = [..]` whose combiner is a single binary op."""
+    if parser.parse_optional_punctuation("{") is None:
+        return _ORIGINAL_REDUCE_PARSE(cls, parser)
+    pos = parser.pos
+    op_name = parser.parse_identifier("combiner op name")
+    parser.parse_punctuation("}")
+    op_type = parser.ctx.get_optional_op(op_name)
+    if op_type is None:
+        parser.raise_error(f"unknown combiner op '{op_name}'", pos, parser.pos)
+    parser.parse_keyword("ins")
+    parser.parse_punctuation("(")
+    x = parser.parse_unresolved_operand()
+    parser.parse_punctuation(":")
+    x_type = parser.parse_type()
+    parser.parse_punctuation(")")
+    parser.parse_keyword("outs")
+    parser.parse_punctuation("(")
+    init = parser.parse_unresolved_operand()
+    parser.parse_punctuation(":")
+    init_type = parser.parse_type()
+    parser.parse_punctuation(")")
+    parser.parse_keyword("dimensions")
+    parser.parse_punctuation("=")
+    dims = parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, parser.parse_integer)
+    elt = init_type.get_element_type()  # type: ignore[attr-defined]
+    block = Block(arg_types=[elt, elt])
+    combine = op_type.create(operands=list(block.args), result_types=[elt])
+    block.add_ops([combine, linalg.YieldOp(combine.results[0])])
+    return cls(parser.resolve_operand(x, x_type), parser.resolve_operand(init, init_type),
+               DenseArrayBase.from_list(i64, dims), Region(block))
+
+
+_INSTALLED = False
+
+
+def install() -> None:
+    """Add the missing ops to xDSL's dialects and the missing spellings to their parsers."""
+    global _INSTALLED
+    if _INSTALLED:
+        return
+    _INSTALLED = True
+    for dialect, ops in ((Linalg, (LinalgDivOp, LinalgBatchMatmulOp)),
+                         (arith.Arith, (IndexCastUIOp, RemFOp))):
+        present = {o.name for o in dialect.operations}
+        for op in ops:
+            if op.name not in present:
+                dialect._operations.append(op)  # pyright: ignore[reportPrivateUsage]
+    scf.ForOp.parse = classmethod(_parse_for)  # type: ignore[method-assign]
+    linalg.ReduceOp.parse = classmethod(_parse_reduce)  # type: ignore[method-assign]

@@ -1,0 +1,680 @@
+"""The `spyreop` dialect: Spyre device intrinsics usable wherever scalar math may appear,
+typically inside `linalg.generic` bodies (shared/spec/ktir.md §7).
+
+Element-wise intrinsics accept `f16`, `!spyreop.df16` and `f32` scalars (or tensors of them,
+element-wise). `!spyreop.df16` is IBM's 16-bit float (1 sign, 6 exponent, 9 mantissa bits);
+the fused types hold a (mean, mean-of-squares) pair as one value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import StrEnum
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    Float32Type,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    ShapedType,
+    StringAttr,
+    TensorType,
+    f32,
+    i32,
+    i64,
+)
+from xdsl.dialects.utils.enum_attribute import EnumAttribute
+from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.irdl import (
+    AnyAttr,
+    IRDLOperation,
+    ParsePropInAttrDict,
+    VarConstraint,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import AttrParser, Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+# ---------------------------------------------------------------------------- types
+
+
+@irdl_attr_definition
+class DF16Type(ParametrizedAttribute, TypeAttribute):
+    """`!spyreop.df16`: 1 sign, 6 exponent (bias 31), 9 mantissa bits."""
+
+    name = "spyreop.df16"
+
+
+@irdl_attr_definition
+class DF16FusedType(ParametrizedAttribute, TypeAttribute):
+    """`!spyreop.df16_fused`: (mean, mean of squares) in df16."""
+
+    name = "spyreop.df16_fused"
+
+
+@irdl_attr_definition
+class FP16FusedType(ParametrizedAttribute, TypeAttribute):
+    """`!spyreop.fp16_fused`: (mean, mean of squares) in f16."""
+
+    name = "spyreop.fp16_fused"
+
+
+@irdl_attr_definition
+class FP32FusedType(ParametrizedAttribute, TypeAttribute):
+    """`!spyreop.fp32_fused`: (mean, mean of squares) in f32."""
+
+    name = "spyreop.fp32_fused"
+
+
+_FUSED_OF = {"f16": FP16FusedType, "spyreop.df16": DF16FusedType, "f32": FP32FusedType}
+
+
+def element_of(t: Attribute) -> Attribute:
+    return t.get_element_type() if isinstance(t, ShapedType) and hasattr(
+        t, "get_element_type") else t
+
+
+def _is_float16ish(t: Attribute) -> bool:
+    return isinstance(t, DF16Type) or (isinstance(t, AnyFloat) and t.bitwidth == 16
+                                       and t.name == "f16")
+
+
+def _check_float(t: Attribute, allow_f32: bool, opname: str) -> None:
+    e = element_of(t)
+    if _is_float16ish(e) or (allow_f32 and isinstance(e, Float32Type)):
+        return
+    allowed = "f16, !spyreop.df16" + (" or f32" if allow_f32 else "")
+    raise VerifyException(f"expects {allowed} operands, got {t}")
+
+
+def fused_type_for(t: Attribute) -> type[ParametrizedAttribute] | None:
+    e = element_of(t)
+    key = "spyreop.df16" if isinstance(e, DF16Type) else getattr(e, "name", "")
+    if isinstance(e, AnyFloat):
+        key = {16: "f16", 32: "f32"}.get(e.bitwidth, "") if e.name in ("f16", "f32") else ""
+    return _FUSED_OF.get(key)
+
+
+# ---------------------------------------------------------------------------- attributes
+
+
+class ReductionKind(StrEnum):
+    ADD = "add"
+    SUB = "sub"
+    MAX = "max"
+    MIN = "min"
+    MUL = "mul"
+    ABS_MAX = "abs_max"
+
+
+class ReductionScope(StrEnum):
+    IN_SLICE = "in_slice"
+    ACROSS_SLICE = "across_slice"
+
+
+class CompareKind(StrEnum):
+    EQUAL = "equal"
+    NOTEQUAL = "notequal"
+    GREATERTHAN = "greaterthan"
+    GREATEREQUAL = "greaterequal"
+    LESSERTHAN = "lesserthan"
+    LESSEREQUAL = "lesserequal"
+
+
+class _BracketedEnum:
+    """`#spyreop.name<value>`: EnumAttribute reads a bare identifier; wrap it in `<...>`."""
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser):
+        with parser.in_angle_brackets():
+            return super().parse_parameter(parser)  # type: ignore[misc]
+
+    def print_parameter(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            super().print_parameter(printer)  # type: ignore[misc]
+
+
+@irdl_attr_definition
+class ReductionKindAttr(_BracketedEnum, EnumAttribute[ReductionKind]):
+    name = "spyreop.reduction_kind"
+
+
+@irdl_attr_definition
+class ReductionScopeAttr(_BracketedEnum, EnumAttribute[ReductionScope]):
+    name = "spyreop.reduction_scope"
+
+
+# ---------------------------------------------------------------------------- ops
+
+
+class _UnaryOp(IRDLOperation):
+    """`%y = spyreop.<op> %x : T`; T of f16, df16 (and f32 unless noted)."""
+
+    ALLOW_F32: ClassVar[bool] = True
+    input = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def __init__(self, x: SSAValue):
+        super().__init__(operands=[x], result_types=[x.type])
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        x = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        return cls.create(operands=[parser.resolve_operand(x, t)], result_types=[t],
+                          attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.input)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        if self.input.type != self.result.type:
+            raise VerifyException("operand and result types must be equal")
+        _check_float(self.result.type, self.ALLOW_F32, self.name)
+
+
+@irdl_op_definition
+class ExpOp(_UnaryOp):
+    """e^x."""
+
+    name = "spyreop.exp"
+
+
+@irdl_op_definition
+class ReciprocalOp(_UnaryOp):
+    """1/x."""
+
+    name = "spyreop.reciprocal"
+
+
+@irdl_op_definition
+class SqrtOp(_UnaryOp):
+    """sqrt(x)."""
+
+    name = "spyreop.sqrt"
+
+
+@irdl_op_definition
+class RsqrtOp(_UnaryOp):
+    """1/sqrt(x)."""
+
+    name = "spyreop.rsqrt"
+
+
+@irdl_op_definition
+class SigmoidOp(_UnaryOp):
+    """1/(1+e^-x)."""
+
+    name = "spyreop.sigmoid"
+
+
+@irdl_op_definition
+class SiluOp(_UnaryOp):
+    """x * sigmoid(x)."""
+
+    name = "spyreop.silu"
+
+
+@irdl_op_definition
+class GeluOp(_UnaryOp):
+    """GELU (erf form); f16 and df16 only."""
+
+    name = "spyreop.gelu"
+    ALLOW_F32: ClassVar[bool] = False
+
+
+class _BinaryFloatOp(IRDLOperation):
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue):
+        super().__init__(operands=[lhs, rhs], result_types=[lhs.type])
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        a = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        b = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        return cls.create(operands=[parser.resolve_operand(a, t), parser.resolve_operand(b, t)],
+                          result_types=[t], attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.lhs)
+        printer.print_string(", ")
+        printer.print_ssa_value(self.rhs)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        if not (self.lhs.type == self.rhs.type == self.result.type):
+            raise VerifyException("operand and result types must be equal")
+        _check_float(self.result.type, True, self.name)
+
+
+@irdl_op_definition
+class RealDivOp(_BinaryFloatOp):
+    """lhs / rhs."""
+
+    name = "spyreop.realdiv"
+
+
+@irdl_op_definition
+class SoftplusOp(IRDLOperation):
+    """`%y = spyreop.softplus %x beta 1.0 threshold 20.0 : T` (PyTorch's softplus)."""
+
+    name = "spyreop.softplus"
+    input = operand_def()
+    result = result_def()
+    beta = prop_def(FloatAttr)
+    threshold = prop_def(FloatAttr)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SoftplusOp:
+        x = parser.parse_unresolved_operand()
+        parser.parse_keyword("beta")
+        beta = parser.parse_float()
+        parser.parse_keyword("threshold")
+        thr = parser.parse_float()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        return cls.create(operands=[parser.resolve_operand(x, t)], result_types=[t],
+                          properties={"beta": FloatAttr(beta, f32),
+                                      "threshold": FloatAttr(thr, f32)}, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.input)
+        printer.print_string(" beta ")
+        printer.print_float(self.beta.value.data, f32)
+        printer.print_string(" threshold ")
+        printer.print_float(self.threshold.value.data, f32)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        if self.input.type != self.result.type:
+            raise VerifyException("operand and result types must be equal")
+        _check_float(self.result.type, False, self.name)
+        if self.beta.value.data == 0.0:
+            raise VerifyException("beta must be non-zero")
+
+
+class _IntBinaryOp(IRDLOperation):
+    """`%r = spyreop.<op> %a, %b` on a fixed integer width (no type written)."""
+
+    WIDTH: ClassVar[int] = 32
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue):
+        super().__init__(operands=[lhs, rhs], result_types=[IntegerType(self.WIDTH)])
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        t = IntegerType(cls.WIDTH)
+        a = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        b = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        return cls.create(operands=[parser.resolve_operand(a, t), parser.resolve_operand(b, t)],
+                          result_types=[t], attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.lhs)
+        printer.print_string(", ")
+        printer.print_ssa_value(self.rhs)
+        printer.print_op_attributes(self.attributes)
+
+    def verify_(self) -> None:
+        t = IntegerType(self.WIDTH)
+        if not (self.lhs.type == self.rhs.type == self.result.type == t):
+            raise VerifyException(f"operands and result must be {t}")
+
+
+@irdl_op_definition
+class AddI32ToI32Op(_IntBinaryOp):
+    """Wrapping 32-bit add."""
+
+    name = "spyreop.addi32toi32"
+
+
+@irdl_op_definition
+class MulI32ToI32Op(_IntBinaryOp):
+    """Wrapping 32-bit multiply."""
+
+    name = "spyreop.muli32toi32"
+
+
+@irdl_op_definition
+class AddI64ToI64Op(_IntBinaryOp):
+    """Wrapping 64-bit add."""
+
+    name = "spyreop.addi64toi64"
+    WIDTH: ClassVar[int] = 64
+
+
+@irdl_op_definition
+class Idx32ToAddrOp(IRDLOperation):
+    """`%a = spyreop.idx32toaddr %i base %b stride %s` = b + s*i (i32). The older form takes
+    `base` and `stride` as literals (`base 0xDEADBEEF stride 4`)."""
+
+    name = "spyreop.idx32toaddr"
+    index = operand_def(i32)
+    params = var_operand_def(i32)
+    result = result_def(i32)
+    base_value = opt_prop_def(IntegerAttr)
+    stride_value = opt_prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Idx32ToAddrOp:
+        operands = [parser.resolve_operand(parser.parse_unresolved_operand(), i32)]
+        props: dict[str, Attribute] = {}
+        for key in ("base", "stride"):
+            parser.parse_keyword(key)
+            if (u := parser.parse_optional_unresolved_operand()) is not None:
+                operands.append(parser.resolve_operand(u, i32))
+            else:
+                props[f"{key}_value"] = IntegerAttr(
+                    parser.parse_integer(allow_negative=True, allow_boolean=False), i64)
+        if len(operands) not in (1, 3):
+            parser.raise_error("give both base and stride as operands, or both as literals")
+        attrs = parser.parse_optional_attr_dict()
+        return cls.create(operands=operands, result_types=[i32], properties=props,
+                          attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.index)
+        if len(self.params) == 2:
+            printer.print_string(" base ")
+            printer.print_ssa_value(self.params[0])
+            printer.print_string(" stride ")
+            printer.print_ssa_value(self.params[1])
+        else:
+            assert self.base_value is not None and self.stride_value is not None
+            printer.print_string(f" base 0x{self.base_value.value.data:X}"
+                                 f" stride {self.stride_value.value.data}")
+        printer.print_op_attributes(self.attributes)
+
+    def verify_(self) -> None:
+        has_attrs = self.base_value is not None and self.stride_value is not None
+        if (len(self.params) == 2) == has_attrs or len(self.params) not in (0, 2):
+            raise VerifyException("expects base and stride either as operands or as literals")
+
+
+@irdl_op_definition
+class LayerNormScaleOp(IRDLOperation):
+    """`%s = spyreop.layernormscale %mean squares %meansq : T` (older form: one operand)."""
+
+    name = "spyreop.layernormscale"
+    input = operand_def()
+    squares = opt_operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LayerNormScaleOp:
+        x = parser.parse_unresolved_operand()
+        sq = parser.parse_unresolved_operand() if parser.parse_optional_keyword("squares") \
+            else None
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        ops = [parser.resolve_operand(x, t)] + ([parser.resolve_operand(sq, t)] if sq else [])
+        return cls.create(operands=ops, result_types=[t], attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.input)
+        if self.squares is not None:
+            printer.print_string(" squares ")
+            printer.print_ssa_value(self.squares)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        for v in self.operands:
+            if v.type != self.result.type:
+                raise VerifyException("operand and result types must be equal")
+        _check_float(self.result.type, True, self.name)
+
+
+@irdl_op_definition
+class LayerNormNormOp(IRDLOperation):
+    """`%y = spyreop.layernormnorm %x squares %sq scale %s weight %w bias %b : T`."""
+
+    name = "spyreop.layernormnorm"
+    input = operand_def()
+    squares = operand_def()
+    scale = operand_def()
+    weight = operand_def()
+    bias = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+    _KEYS: ClassVar[Sequence[str]] = ("squares", "scale", "weight", "bias")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LayerNormNormOp:
+        names = [parser.parse_unresolved_operand()]
+        for key in cls._KEYS:
+            parser.parse_keyword(key)
+            names.append(parser.parse_unresolved_operand())
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        return cls.create(operands=[parser.resolve_operand(n, t) for n in names],
+                          result_types=[t], attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.input)
+        for key, v in zip(self._KEYS, self.operands[1:]):
+            printer.print_string(f" {key} ")
+            printer.print_ssa_value(v)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        for v in self.operands:
+            if v.type != self.result.type:
+                raise VerifyException("operand and result types must be equal")
+        _check_float(self.result.type, True, self.name)
+
+
+@irdl_op_definition
+class Exx2Op(IRDLOperation):
+    """`%mean, %meansq = spyreop.exx2 %x : T`: E[x] and E[x^2] of the slice."""
+
+    name = "spyreop.exx2"
+    input = operand_def()
+    mean = result_def()
+    mean_sq = result_def()
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Exx2Op:
+        x = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        return cls.create(operands=[parser.resolve_operand(x, t)], result_types=[t, t],
+                          attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.input)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.input.type)
+
+    def verify_(self) -> None:
+        if not (self.input.type == self.mean.type == self.mean_sq.type):
+            raise VerifyException("operand and result types must be equal")
+        _check_float(self.input.type, True, self.name)
+
+
+@irdl_op_definition
+class Exx2FusedOp(IRDLOperation):
+    """`%f = spyreop.exx2_fused %x : f16 -> !spyreop.fp16_fused`."""
+
+    name = "spyreop.exx2_fused"
+    input = operand_def()
+    result = result_def(DF16FusedType | FP16FusedType | FP32FusedType)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+
+    def verify_(self) -> None:
+        _check_float(self.input.type, True, self.name)
+        want = fused_type_for(self.input.type)
+        if want is None or not isinstance(self.result.type, want):
+            raise VerifyException(f"the fused type of {self.input.type} is "
+                                  f"{want.name if want else '?'}, got {self.result.type}")
+
+
+@irdl_op_definition
+class LayerNormScaleFusedOp(IRDLOperation):
+    """`%s = spyreop.layernormscale_fused %f : !spyreop.fp16_fused -> f16`."""
+
+    name = "spyreop.layernormscale_fused"
+    input = operand_def(DF16FusedType | FP16FusedType | FP32FusedType)
+    result = result_def()
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+
+    def verify_(self) -> None:
+        _check_float(self.result.type, True, self.name)
+        want = fused_type_for(self.result.type)
+        if want is None or not isinstance(self.input.type, want):
+            raise VerifyException(f"a {self.result.type} result needs a "
+                                  f"{want.name if want else '?'} operand")
+
+
+@irdl_op_definition
+class SliceReductionOp(IRDLOperation):
+    """Reduction within one stick (`in_slice`: first element of each slice holds the result)
+    or across slices (`across_slice`: first slice holds the element-wise result)."""
+
+    name = "spyreop.slice_reduction"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    reduction_kind = prop_def(ReductionKindAttr)
+    reduction_scope = prop_def(ReductionScopeAttr)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+    irdl_options = (ParsePropInAttrDict(),)
+
+    def verify_(self) -> None:
+        if self.input.type != self.result.type:
+            raise VerifyException("operand and result types must be equal")
+        if self.input.type.get_num_dims() != 1:
+            raise VerifyException("slice_reduction works on one stick-wide 1-D tensor")
+        _check_float(self.input.type, True, self.name)
+
+
+@irdl_op_definition
+class SelectOp(IRDLOperation):
+    """`%r = spyreop.select %c, %t, %f : T`: `c != 0 ? t : f` in the float domain."""
+
+    name = "spyreop.select"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    cond = operand_def(T)
+    true_value = operand_def(T)
+    false_value = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = "$cond `,` $true_value `,` $false_value attr-dict `:` type($result)"
+
+    def verify_(self) -> None:
+        if not (self.cond.type == self.true_value.type == self.false_value.type
+                == self.result.type):
+            raise VerifyException("operand and result types must be equal")
+        _check_float(self.result.type, True, self.name)
+
+
+@irdl_op_definition
+class CompareOp(IRDLOperation):
+    """`%r = spyreop.compare <greaterthan> %a, %b : T`: 1.0 where true, 0.0 elsewhere."""
+
+    name = "spyreop.compare"
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
+    predicate = prop_def(StringAttr)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CompareOp:
+        parser.parse_punctuation("<")
+        pred = parser.parse_keyword_in(tuple(CompareKind), " as the comparison predicate")
+        parser.parse_punctuation(">")
+        a = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        b = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        return cls.create(operands=[parser.resolve_operand(a, t), parser.resolve_operand(b, t)],
+                          result_types=[t], properties={"predicate": StringAttr(pred)},
+                          attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" <{self.predicate.data}> ")
+        printer.print_ssa_value(self.lhs)
+        printer.print_string(", ")
+        printer.print_ssa_value(self.rhs)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        if self.predicate.data not in tuple(CompareKind):
+            raise VerifyException(f"unknown comparison predicate {self.predicate}")
+        if not (self.lhs.type == self.rhs.type == self.result.type):
+            raise VerifyException("operand and result types must be equal")
+        _check_float(self.result.type, True, self.name)
+
+
+Spyreop = Dialect(
+    "spyreop",
+    [ExpOp, ReciprocalOp, SqrtOp, RsqrtOp, SigmoidOp, SiluOp, GeluOp, RealDivOp, SoftplusOp,
+     AddI32ToI32Op, MulI32ToI32Op, AddI64ToI64Op, Idx32ToAddrOp, LayerNormScaleOp,
+     LayerNormNormOp, Exx2Op, Exx2FusedOp, LayerNormScaleFusedOp, SliceReductionOp, SelectOp,
+     CompareOp],
+    [DF16Type, DF16FusedType, FP16FusedType, FP32FusedType, ReductionKindAttr,
+     ReductionScopeAttr],
+)

@@ -1,0 +1,163 @@
+"""`ktir-opt`: xdsl-opt with every ktir dialect and pass, and located diagnostics.
+
+Behaves like `xdsl-opt` (`-p`, `--split-input-file`, `--verify-diagnostics`,
+`--print-op-generic`, `-o`, ...). What it adds: every parse, verify or pass error is printed as
+`file:line:col: error: ...` with the offending line and a caret and exits 1 (never a Python
+traceback; set KTIR_TRACEBACK=1 to see one for an internal error), and `--help` lists the ktir
+dialects and passes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import traceback
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.utils.exceptions import DiagnosticException
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+from ktir.diagnostics import KtirDiagnostic, parse_text, register_source, verify_located
+from scheduler import registry
+
+SPLIT_MARKER = re.compile(r"^[ \t]*// -----[ \t]*$", re.MULTILINE)
+
+
+class UsageError(Exception):
+    """A bad command line (unknown pass, missing file): one line, exit 1."""
+
+
+def split_chunks(text: str) -> list[tuple[str, int]]:
+    """Split on lines that read `// -----`; returns (chunk, line offset) pairs."""
+    chunks: list[tuple[str, int]] = []
+    start, line = 0, 0
+    for m in SPLIT_MARKER.finditer(text):
+        chunk = text[start:m.start()]
+        chunks.append((chunk, line))
+        line += chunk.count("\n") + 1
+        start = m.end() + 1 if m.end() < len(text) and text[m.end()] == "\n" else m.end()
+    chunks.append((text[start:], line))
+    return chunks
+
+
+class KtirOptMain(xDSLOptMain):
+    version_format = "ktir-opt (xdsl {xdsl_version})"
+
+    def __init__(self, args: Sequence[str] | None = None):
+        super().__init__(description=__doc__.split("\n")[0].strip("`"), args=args)
+
+    def register_all_dialects(self) -> None:
+        super().register_all_dialects()
+        known = set(self.ctx.registered_dialect_names)
+        for name, factory in registry.all_dialects().items():
+            if name not in known:  # running from a source tree without the entry point
+                self.ctx.register_dialect(name, factory)
+
+    def register_all_passes(self) -> None:
+        super().register_all_passes()
+        for name, factory in registry.all_passes().items():
+            self.available_passes.setdefault(name, factory)
+
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
+        super().register_all_arguments(arg_parser)
+        arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
+        ours = sorted(registry.all_passes())
+        arg_parser.epilog = (
+            "ktir dialects: " + ", ".join(sorted(registry.all_dialects())) + "\n"
+            "ktir passes:   " + (", ".join(ours) if ours else "(none registered)") + "\n\n"
+            "Errors are reported as FILE:LINE:COL with the source line and exit 1.\n"
+            "--verify-diagnostics prints the error on stdout and exits 0 (for lit tests).")
+
+    def setup_pipeline(self) -> None:
+        try:
+            self.pipeline = PassPipeline.parse_spec(self.available_passes, self.args.passes,
+                                                    self._between_passes)
+        except Exception as e:
+            raise UsageError(f"bad pass pipeline '{self.args.passes}': {e}") from None
+
+    def _between_passes(self, previous: ModulePass | None, module: ModuleOp,
+                        following: ModulePass | None) -> None:
+        if previous is not None and not self.args.disable_verify:
+            verify_located(module)
+        if previous and following and self.args.print_between_passes:
+            print(f"// IR after {previous.name}:\n{module}\n", file=sys.stderr)
+
+    def _read_input(self) -> tuple[str, str]:
+        name = self.args.input_file or "<stdin>"
+        try:
+            data = sys.stdin.buffer.read() if self.args.input_file is None else \
+                open(self.args.input_file, "rb").read()
+        except OSError as e:
+            raise UsageError(f"cannot read '{name}': {e.strerror}") from None
+        try:
+            return name, data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise UsageError(f"'{name}' is not UTF-8 text (byte {e.start})") from None
+
+    def run(self) -> int:  # type: ignore[override]
+        name, text = self._read_input()
+        register_source(name, text)
+        chunks = split_chunks(text) if self.args.split_input_file else [(text, 0)]
+        out = sys.stdout if self.args.output_file is None else open(self.args.output_file, "w")
+        status = 0
+        try:
+            for i, (chunk, offset) in enumerate(chunks):
+                if i > 0:
+                    out.write("// -----\n")
+                try:
+                    module = parse_text(self.ctx, chunk, name, offset, register=False,
+                                        allow_empty=self.args.split_input_file)
+                    if not self.args.disable_verify:
+                        verify_located(module)
+                    self._apply(module)
+                    out.write(self.output_resulting_program(module))
+                except KtirDiagnostic as d:
+                    if self.args.verify_diagnostics or self.args.parsing_diagnostics:
+                        print(d.text)
+                        continue
+                    print(d.text, file=sys.stderr)
+                    status = 1
+                    break
+                out.flush()
+        finally:
+            if out is not sys.stdout:
+                out.close()
+        return status
+
+    def _apply(self, module: ModuleOp) -> None:
+        try:
+            self.pipeline.apply(self.ctx, module)
+        except KtirDiagnostic:
+            raise
+        except DiagnosticException as e:
+            raise KtirDiagnostic(f"error: {str(e).splitlines()[0]}") from None
+        except Exception as e:
+            if os.environ.get("KTIR_TRACEBACK"):
+                traceback.print_exc()
+            raise KtirDiagnostic(
+                f"error: internal error while running passes: {type(e).__name__}: {e} "
+                "(set KTIR_TRACEBACK=1 for a traceback)") from None
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    try:
+        code = KtirOptMain(argv).run()
+    except UsageError as e:
+        print(f"ktir-opt: error: {e}", file=sys.stderr)
+        code = 1
+    except KtirDiagnostic as d:
+        print(d.text, file=sys.stderr)
+        code = 1
+    except SystemExit as e:  # argparse reports usage errors with 2; ours is 1
+        code = 1 if e.code == 2 else (e.code if isinstance(e.code, int) else 1)
+    except KeyboardInterrupt:
+        code = 130
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()
