@@ -1,0 +1,1 @@
+"""The emulator: a generic dataflow machine built from a device model; runs DataflowIR."""

@@ -1,0 +1,90 @@
+"""`ktir`: the user-facing command line (typer). Subcommands live in `cli_<name>.py` modules of
+this package, each exposing `register(app)`; they are discovered here so that each can be
+written and tested on its own. Heavy imports happen inside the commands, not at start-up.
+
+Errors are reported, never raised: a `KtirDiagnostic` (located input error) or a usage error
+prints one message and exits 1.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import pkgutil
+import sys
+import traceback
+
+import typer
+
+from ktir.diagnostics import KtirDiagnostic
+
+app = typer.Typer(
+    name="ktir",
+    help="Compile KTIR kernels for dataflow accelerators, run them on an emulator, and check "
+         "the numbers against the KTIR reference interpreter.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _register_subcommands() -> None:
+    import scheduler.tools as tools
+
+    for info in sorted(pkgutil.iter_modules(tools.__path__), key=lambda m: m.name):
+        if info.name.startswith("cli_"):
+            importlib.import_module(f"scheduler.tools.{info.name}").register(app)
+
+
+@app.callback()
+def _root() -> None:
+    """Compile KTIR kernels for dataflow accelerators, run them on an emulator, and check the
+    numbers against the KTIR reference interpreter."""
+
+
+@app.command()
+def version() -> None:
+    """Print the versions of ktir and of the xDSL it runs on."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as pkg_version
+
+    try:
+        mine = pkg_version("ktir")
+    except PackageNotFoundError:
+        mine = "(source tree)"
+    typer.echo(f"ktir {mine} (xdsl {pkg_version('xdsl')}, numpy {pkg_version('numpy')})")
+
+
+_register_subcommands()
+
+
+def fail(message: str) -> typer.Exit:
+    """Print an error for the user and return the Exit(1) to raise."""
+    typer.echo(message, err=True)
+    return typer.Exit(1)
+
+
+def main(argv: list[str] | None = None) -> None:
+    try:
+        code = app(args=argv, standalone_mode=False)
+    except KtirDiagnostic as d:
+        typer.echo(d.text, err=True)
+        code = 1
+    except typer.Exit as e:
+        code = e.exit_code
+    except (typer.Abort, KeyboardInterrupt):
+        code = 130
+    except Exception as e:
+        if hasattr(e, "show") and hasattr(e, "exit_code"):  # click/typer usage error: exit 1
+            e.show()
+            sys.exit(1)
+        if os.environ.get("KTIR_TRACEBACK"):  # an internal error: one line unless asked
+            traceback.print_exc()
+        typer.echo(f"ktir: internal error: {type(e).__name__}: {e} "
+                   "(set KTIR_TRACEBACK=1 for a traceback)", err=True)
+        code = 1
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+if __name__ == "__main__":
+    main()
