@@ -1,1 +1,37 @@
-"""The emulator: a generic dataflow machine built from a device model; runs DataflowIR."""
+"""The emulator: a generic dataflow machine built from a device model; runs DataflowIR.
+
+    from emulator import emulate, EmulationError
+    result = emulate(dfir_module, device, entry="add", args=[a, b, c],
+                     memory_init={"DDR": [(a, A), (b, B)]})
+    C = result.read("DDR", c, (96, 64), "float16")
+
+Everything about the machine comes from `arch_descriptions.model.Device`; the execution model
+is shared/spec/dataflow-ir.md §7. Modules: machine (instances, FIFOs, signals), codegen*
+(DataflowIR -> Python), runtime (process helpers: timing, memory access, DMA), engine (the
+scheduler), numerics (vectorchain), races (E9 checker), results, trace, api (`emulate`).
+"""
+
+from emulator.api import emulate
+from emulator.errors import (
+    CapacityError,
+    ChannelTypeError,
+    CycleLimitError,
+    DeadlockError,
+    EmulationError,
+    LeftoverError,
+    OutOfBoundsError,
+    RaceError,
+    RuntimeFault,
+    UnboundSymbolError,
+    UnsupportedOpError,
+    WiringError,
+)
+from emulator.results import EmulationResult, Roofline, UnitStats
+from emulator.runtime import register_opaque
+
+__all__ = [
+    "CapacityError", "ChannelTypeError", "CycleLimitError", "DeadlockError", "EmulationError",
+    "EmulationResult", "LeftoverError", "OutOfBoundsError", "RaceError", "Roofline",
+    "RuntimeFault", "UnboundSymbolError", "UnitStats", "UnsupportedOpError", "WiringError",
+    "emulate", "register_opaque",
+]

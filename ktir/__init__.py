@@ -7,7 +7,7 @@ first use, which keeps CLI start-up short.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from xdsl.ir import Dialect
@@ -32,3 +32,13 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
 
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {}
+
+
+def interpret(module_or_path: Any, *, args: dict[str, Any] | None = None, seed: int = 0,
+              scratchpad_bytes: int = 2 * 1024 * 1024, **arrays: Any) -> dict[str, Any]:
+    """Run a KTIR kernel on numpy (the reference interpreter) and return the device-memory
+    buffers it wrote, by argument name; see `ktir.interpreter.interpret`."""
+    from ktir.interpreter import interpret as _interpret
+
+    return _interpret(module_or_path, args=args, seed=seed, scratchpad_bytes=scratchpad_bytes,
+                      **arrays)

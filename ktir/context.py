@@ -8,17 +8,36 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from collections.abc import Sequence
+
 from xdsl.context import Context
 from xdsl.dialects import get_all_dialects
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, UnregisteredOp
+from xdsl.ir import Operation
 
 from ktir.diagnostics import KtirDiagnostic, parse_text, verify_located
+
+
+class KtirContext(Context):
+    """A context in which the ops of MLIR's `test` dialect (`"test.use"(%x)`, `test.body`, ...)
+    parse as opaque unregistered ops even without --allow-unregistered-dialect.
+
+    Upstream's tests use them as stand-ins for "some user of this value"; accepting them keeps
+    those inputs parseable, and every other unknown op is still an error."""
+
+    def get_optional_op(self, name: str, *,
+                        dialect_stack: Sequence[str] = ()) -> type[Operation] | None:
+        op = super().get_optional_op(name, dialect_stack=dialect_stack)
+        if op is None and name.startswith("test."):
+            op = UnregisteredOp.with_name(name)
+            self._loaded_ops[name] = op
+        return op
 
 
 def make_context(allow_unregistered: bool = False) -> Context:
     from scheduler.registry import all_dialects
 
-    ctx = Context(allow_unregistered=allow_unregistered)
+    ctx = KtirContext(allow_unregistered=allow_unregistered)
     for name, factory in {**get_all_dialects(), **all_dialects()}.items():
         ctx.register_dialect(name, factory)
     return ctx

@@ -21,7 +21,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
-from xdsl.utils.mlir_lexer import MLIRTokenKind
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from ktir.dialects import mlir_compat
 
@@ -30,6 +30,12 @@ mlir_compat.install()
 # source name -> full text, so a diagnostic can quote the offending line
 _SOURCES: dict[str, str] = {}
 _RANGE_ERROR = re.compile(r"out of range|too large|overflow", re.IGNORECASE)
+
+# xDSL's string-literal pattern nests `[...]+` inside `(...)*`: on an unterminated string the
+# regex engine backtracks exponentially in the rest of the line (a hang). One character per
+# repetition matches the same strings in linear time.
+MLIRLexer._unescaped_characters_regex = re.compile(
+    r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
 
 
 class KtirDiagnostic(Exception):
@@ -219,7 +225,12 @@ def parse_text(ctx: Context, text: str, name: str = "<stdin>", line_offset: int 
     if not allow_empty and not _has_code(text):
         raise KtirDiagnostic(format_at(name, 1 + line_offset, 1,
                                        "empty input: expected at least one operation"))
-    return KtirParser(ctx, text, name, line_offset).parse_located_module()
+    try:
+        parser = KtirParser(ctx, text, name, line_offset)  # lexes the first token
+    except ParseError as e:
+        e.span = Span(e.span.start, e.span.end, e.span.input, line_offset)
+        raise KtirDiagnostic(parse_error_text(e)) from None
+    return parser.parse_located_module()
 
 
 def _has_code(text: str) -> bool:

@@ -10,9 +10,57 @@ if TYPE_CHECKING:
     from xdsl.passes import ModulePass
 
 
+def _ktdf() -> Dialect:
+    from scheduler.dialects.ktdf import Ktdf
+
+    return Ktdf
+
+
+def _ktdf_lowering() -> Dialect:
+    from scheduler.dialects.ktdf_lowering import KtdfLowering
+
+    return KtdfLowering
+
+
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
-    return {}
+    return {"ktdf": _ktdf, "ktdf_lowering": _ktdf_lowering}
+
+
+_PASSES = {
+    # name: (module, class), imported on first use
+    "ktir-legality-check": ("conversion.ktir_to_ktdf.ktir_legality_check",
+                            "KtirLegalityCheckPass"),
+    "compute-group-extraction": ("conversion.ktir_to_ktdf.compute_group_extraction",
+                                 "ComputeGroupExtractionPass"),
+    "construct-three-stage-pipeline": ("conversion.ktir_to_ktdf.construct_three_stage_pipeline",
+                                       "ConstructThreeStagePipelinePass"),
+    "path-expansion": ("transforms.path_expansion", "PathExpansionPass"),
+    "address-assignment": ("transforms.address_assignment", "AddressAssignmentPass"),
+    "normalize-grid-to-1d": ("transforms.normalize_grid_to_1d", "NormalizeGridTo1DPass"),
+    "ensure-device-declaration": ("transforms.ensure_device_declaration",
+                                  "EnsureDeviceDeclarationPass"),
+    "emit-split-dfir": ("transforms.emit_split_dfir", "EmitSplitDfirPass"),
+    "ktdf-to-ktdflowering": ("conversion.ktdf_to_dfir.ktdf_to_ktdflowering",
+                             "KtdfToKtdfloweringPass"),
+    "ktdflowering-to-dfir": ("conversion.ktdf_to_dfir.ktdflowering_to_dfir",
+                             "KtdfloweringToDfirPass"),
+    "wrap-program-dfir": ("conversion.ktdf_to_dfir.wrap_program_dfir", "WrapProgramDfirPass"),
+    "ktdfarch-apply-patterns": ("checkpoints", "KtdfarchApplyPatternsPass"),
+    "ktir-to-dfir": ("pipeline", "KtirToDfirPass"),
+    "ktir-to-ktdf": ("pipeline", "KtirToKtdfPass"),
+    "ktdf-schedule": ("pipeline", "KtdfSchedulePass"),
+    "ktdf-to-dfir": ("pipeline", "KtdfToDfirPass"),
+}
+
+
+def _pass_factory(module: str, cls: str) -> Callable[[], type[ModulePass]]:
+    def load() -> type[ModulePass]:
+        from importlib import import_module
+
+        return getattr(import_module(f"scheduler.{module}"), cls)
+
+    return load
 
 
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
-    return {}
+    return {name: _pass_factory(m, c) for name, (m, c) in _PASSES.items()}

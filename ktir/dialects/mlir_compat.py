@@ -3,7 +3,8 @@
 Kernels from Inductor/Triton (and ktir-cpu's example corpus) use a few spellings of the upstream
 dialects that xDSL 0.74 does not parse: `scf.for ... iter_args(...) -> T` without parentheses,
 the `linalg.reduce { arith.addf } ins(...) outs(...) dimensions = [..]` short form, and the ops
-`linalg.div`, `linalg.batch_matmul`, `arith.index_castui`, `arith.remf`. `install()` adds them
+`linalg.div`, `linalg.batch_matmul`, `arith.index_castui`, `arith.remf`, and the custom forms of
+`memref.memory_space_cast`, `memref.cast` and `memref.copy`. `install()` adds them
 to xDSL's own dialect objects (so every tool, `xdsl-opt` included, sees them) before anything
 is parsed. It is idempotent and called when ktir's parser or registry is imported.
 """
@@ -14,7 +15,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, scf
+from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.linalg import Linalg
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.builtin import (
@@ -217,6 +218,56 @@ def _parse_reduce(cls: type[linalg.ReduceOp], parser: Parser) -> linalg.ReduceOp
                DenseArrayBase.from_list(i64, dims), Region(block))
 
 
+def _parse_cast(cls: type, parser: Parser):
+    """`%y = <op> %x : T to T2` (memref.memory_space_cast, memref.cast)."""
+    x = parser.parse_unresolved_operand()
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    src = parser.parse_type()
+    parser.parse_keyword("to")
+    dst = parser.parse_type()
+    op = cls.create(operands=[parser.resolve_operand(x, src)], result_types=[dst])
+    op.attributes |= attrs
+    return op
+
+
+def _print_cast(op, printer) -> None:
+    printer.print_string(" ")
+    printer.print_ssa_value(op.operands[0])
+    printer.print_op_attributes(op.attributes)
+    printer.print_string(" : ")
+    printer.print_attribute(op.operands[0].type)
+    printer.print_string(" to ")
+    printer.print_attribute(op.results[0].type)
+
+
+def _parse_copy(cls: type, parser: Parser):
+    """`memref.copy %src, %dst : T to T2`."""
+    src = parser.parse_unresolved_operand()
+    parser.parse_punctuation(",")
+    dst = parser.parse_unresolved_operand()
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    st = parser.parse_type()
+    parser.parse_keyword("to")
+    dt = parser.parse_type()
+    op = cls.create(operands=[parser.resolve_operand(src, st), parser.resolve_operand(dst, dt)])
+    op.attributes |= attrs
+    return op
+
+
+def _print_copy(op, printer) -> None:
+    printer.print_string(" ")
+    printer.print_ssa_value(op.operands[0])
+    printer.print_string(", ")
+    printer.print_ssa_value(op.operands[1])
+    printer.print_op_attributes(op.attributes)
+    printer.print_string(" : ")
+    printer.print_attribute(op.operands[0].type)
+    printer.print_string(" to ")
+    printer.print_attribute(op.operands[1].type)
+
+
 _INSTALLED = False
 
 
@@ -233,4 +284,9 @@ def install() -> None:
             if op.name not in present:
                 dialect._operations.append(op)  # pyright: ignore[reportPrivateUsage]
     scf.ForOp.parse = classmethod(_parse_for)  # type: ignore[method-assign]
+    for cast_op in (memref.MemorySpaceCastOp, memref.CastOp):
+        cast_op.parse = classmethod(_parse_cast)  # type: ignore[method-assign]
+        cast_op.print = _print_cast  # type: ignore[method-assign]
+    memref.CopyOp.parse = classmethod(_parse_copy)  # type: ignore[method-assign]
+    memref.CopyOp.print = _print_copy  # type: ignore[method-assign]
     linalg.ReduceOp.parse = classmethod(_parse_reduce)  # type: ignore[method-assign]

@@ -25,21 +25,30 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",  # reflow docstring paragraphs
 )
+
+
+ORDER = ("run", "compile", "emulate", "interpret", "arch")
+"""How `ktir --help` lists the commands: the main job first; unknown ones after, by name."""
 
 
 def _register_subcommands() -> None:
     import scheduler.tools as tools
 
-    for info in sorted(pkgutil.iter_modules(tools.__path__), key=lambda m: m.name):
-        if info.name.startswith("cli_"):
-            importlib.import_module(f"scheduler.tools.{info.name}").register(app)
+    names = [m.name[4:] for m in pkgutil.iter_modules(tools.__path__) if m.name.startswith("cli_")]
+    names.sort(key=lambda n: (ORDER.index(n) if n in ORDER else len(ORDER), n))
+    for name in names:
+        importlib.import_module(f"scheduler.tools.cli_{name}").register(app)
 
 
 @app.callback()
 def _root() -> None:
     """Compile KTIR kernels for dataflow accelerators, run them on an emulator, and check the
     numbers against the KTIR reference interpreter."""
+
+
+_register_subcommands()
 
 
 @app.command()
@@ -53,9 +62,6 @@ def version() -> None:
     except PackageNotFoundError:
         mine = "(source tree)"
     typer.echo(f"ktir {mine} (xdsl {pkg_version('xdsl')}, numpy {pkg_version('numpy')})")
-
-
-_register_subcommands()
 
 
 def fail(message: str) -> typer.Exit:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
-from xdsl.utils.exceptions import DiagnosticException
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from ktir.diagnostics import KtirDiagnostic, parse_text, register_source, verify_located
@@ -51,6 +51,9 @@ class KtirOptMain(xDSLOptMain):
         super().__init__(description=__doc__.split("\n")[0].strip("`"), args=args)
 
     def register_all_dialects(self) -> None:
+        from ktir.context import KtirContext
+
+        self.ctx = KtirContext()
         super().register_all_dialects()
         known = set(self.ctx.registered_dialect_names)
         for name, factory in registry.all_dialects().items():
@@ -76,7 +79,7 @@ class KtirOptMain(xDSLOptMain):
         try:
             self.pipeline = PassPipeline.parse_spec(self.available_passes, self.args.passes,
                                                     self._between_passes)
-        except Exception as e:
+        except (Exception, ArgSpecParseError) as e:  # the latter is a BaseException in xDSL
             raise UsageError(f"bad pass pipeline '{self.args.passes}': {e}") from None
 
     def _between_passes(self, previous: ModulePass | None, module: ModuleOp,
@@ -84,7 +87,7 @@ class KtirOptMain(xDSLOptMain):
         if previous is not None and not self.args.disable_verify:
             verify_located(module)
         if previous and following and self.args.print_between_passes:
-            print(f"// IR after {previous.name}:\n{module}\n", file=sys.stderr)
+            print(f"// IR after {previous.name}:\n{module!s}\n", file=sys.stderr)
 
     def _read_input(self) -> tuple[str, str]:
         name = self.args.input_file or "<stdin>"

@@ -1,0 +1,1 @@
+"""Shipped architecture descriptions (package data: the *.mlir files), loaded by name."""

@@ -1,0 +1,1 @@
+"""The `ktdf_arch` dialect and the verification of its intrinsic properties."""

@@ -1,0 +1,118 @@
+"""Compile time of the KTIR -> DataflowIR pipeline, in process after imports.
+
+    python bench/compile.py [--repeat 5] [--devices spyre,sample_device,stream_device]
+
+Part 1: the median time to compile each example kernel the scheduler supports for each shipped
+device (parse + verify timed apart from the pipeline; the device file is loaded once before
+timing, as a long-running compiler would). Part 2: how the pipeline time grows with the number
+of compute groups, on kernels with 1, 4, 16 and 64 independent `C_k = A_k + B_k` stores over
+4 tiles. Target (issue 5): <= 0.5 s per kernel, linear growth in groups.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+KERNELS = ("add_96x64", "bias_add", "eltwise_chain", "mul_max")
+DEVICES = ("sample_device", "spyre", "stream_device")
+
+
+def groups_kernel(groups: int, rows: int = 8, cols: int = 64, grid: int = 4) -> str:
+    """A kernel with `groups` independent element-wise adds (one compute group each)."""
+    r = rows // grid
+    args = ", ".join(f"%pa{k}: index, %pb{k}: index, %pc{k}: index" for k in range(groups))
+    full = f"affine_set<(d0, d1) : (d0 >= 0, -d0 + {rows - 1} >= 0, d1 >= 0, -d1 + {cols - 1} >= 0)>"
+    lines = [
+        f"#slab = affine_set<(d0, d1) : (d0 >= 0, -d0 + {r - 1} >= 0, d1 >= 0, -d1 + {cols - 1} >= 0)>",
+        "#id = affine_map<(d0, d1) -> (d0, d1)>",
+        f"func.func @groups({args}) attributes {{grid = [{grid}]}} {{",
+        "  %c0 = arith.constant 0 : index",
+        f"  %cr = arith.constant {r} : index",
+        "  %tid = ktdp.get_compute_tile_id : index",
+        "  %row0 = arith.muli %tid, %cr : index",
+    ]
+    mem = f"memref<{rows}x{cols}xf16>"
+    tile = f"!ktdp.access_tile<{r}x{cols}xindex>"
+    t = f"tensor<{r}x{cols}xf16>"
+    for k in range(groups):
+        for v in ("a", "b", "c"):
+            lines.append(f"  %{v}v{k} = ktdp.construct_memory_view %p{v}{k}, sizes: [{rows}, {cols}], "
+                         f"strides: [{cols}, 1] {{coordinate_set = {full}, memory_space = "
+                         f"#ktdp.memory_space<global>}} : {mem}")
+            lines.append(f"  %{v}t{k} = ktdp.construct_access_tile %{v}v{k}[%row0, %c0] "
+                         f"{{access_tile_order = #id, access_tile_set = #slab}} : {mem} -> {tile}")
+        lines += [f"  %x{k} = ktdp.load %at{k} : {tile} -> {t}",
+                  f"  %y{k} = ktdp.load %bt{k} : {tile} -> {t}",
+                  f"  %s{k} = arith.addf %x{k}, %y{k} : {t}",
+                  f"  ktdp.store %s{k}, %ct{k} : {t}, {tile}"]
+    lines += ["  return", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def time_compile(text: str, name: str, device: str, repeat: int) -> tuple[float, float, int]:
+    """Median parse+verify seconds, median pipeline seconds, number of program units."""
+    from ktir.context import parse_module
+    from scheduler.driver import compile_module
+    from spyrecode.dialects.dataflow import ProgramUnitOp
+
+    parses, compiles = [], []
+    programs = 0
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        module = parse_module(text, name)
+        t1 = time.perf_counter()
+        compile_module(module, device)
+        t2 = time.perf_counter()
+        parses.append(t1 - t0)
+        compiles.append(t2 - t1)
+        programs = sum(1 for o in module.walk() if isinstance(o, ProgramUnitOp))
+    return statistics.median(parses), statistics.median(compiles), programs
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=5, help="runs per measurement (median)")
+    ap.add_argument("--devices", default=",".join(DEVICES))
+    ap.add_argument("--groups", default="1,4,16,64", help="compute-group counts to scale over")
+    ap.add_argument("--scaling-device", default="spyre")
+    opts = ap.parse_args()
+    devices = opts.devices.split(",")
+
+    from arch_descriptions.model import load_device
+
+    for d in devices:  # load (and cache) each device before timing
+        load_device(d)
+    first = (ROOT / "examples" / "kernels" / f"{KERNELS[0]}.mlir").read_text()
+    time_compile(first, "warmup.mlir", devices[0], 1)  # lazy dialect and pass imports
+
+    print(f"compile time per kernel (median of {opts.repeat}; ms)")
+    print(f"{'kernel':<16}{'device':<15}{'parse':>8}{'pipeline':>10}{'total':>9}{'programs':>10}")
+    worst = 0.0
+    for k in KERNELS:
+        text = (ROOT / "examples" / "kernels" / f"{k}.mlir").read_text()
+        for d in devices:
+            p, c, n = time_compile(text, f"{k}.mlir", d, opts.repeat)
+            worst = max(worst, p + c)
+            print(f"{k:<16}{d:<15}{p * 1e3:8.1f}{c * 1e3:10.1f}{(p + c) * 1e3:9.1f}{n:10d}")
+    print(f"slowest kernel: {worst:.3f} s (target <= 0.5 s: {'met' if worst <= 0.5 else 'MISSED'})")
+
+    print(f"\nscaling with compute groups on {opts.scaling_device} (median of {opts.repeat})")
+    print(f"{'groups':>6}{'lines':>7}{'parse ms':>10}{'pipeline ms':>13}{'ms/group':>10}{'ratio':>7}")
+    base = None
+    for g in (int(x) for x in opts.groups.split(",")):
+        text = groups_kernel(g)
+        p, c, _ = time_compile(text, f"groups{g}.mlir", opts.scaling_device, opts.repeat)
+        base = base or c
+        print(f"{g:6d}{text.count(chr(10)):7d}{p * 1e3:10.1f}{c * 1e3:13.1f}{c / g * 1e3:10.1f}"
+              f"{c / base:7.1f}")
+
+
+if __name__ == "__main__":
+    main()

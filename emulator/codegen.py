@@ -1,0 +1,510 @@
+"""DataflowIR -> Python source, compiled once per run (shared/spec/dataflow-ir.md §7 E10).
+
+Each program (`dataflow.program_unit`) becomes one Python generator function whose locals are
+the SSA values; scalar ops become inline Python expressions, `scf`/`affine` control flow
+becomes Python loops and branches, and every op that can block (receive, send into a full
+FIFO, sync_recv) checks its condition inline and yields `(kind, object, op index)` to the
+engine when it must wait. Timing and memory effects go through the process helpers
+(runtime.py). Host functions (outside the body) and the body's prelude become plain functions.
+
+Nothing is looked up in xDSL attributes while a program runs: every static fact (view layouts,
+access sets, vector kernels, latency classes) is computed here and bound as a constant `K<n>`
+of the generated module. A failing op is found again from the line of the generated source
+(`op_at`), so the hot path carries no bookkeeping. Handlers for the dataflow, agen, vectorchain,
+uniform, symbol and memref ops are in codegen_ops.py; scalar and control ops are here.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir.affine import AffineExpr
+
+from emulator.errors import RuntimeFault, UnsupportedOpError
+from ktir.interpreter.core import _expr_src as expr_src
+from spyrecode.dialects.dataflow_types import is_vector_like
+
+Handler = Callable[["Gen", Operation], None]
+HANDLERS: dict[str, Handler] = {}
+FILES: dict[str, list[Operation | None]] = {}
+_file_ids = itertools.count()
+I64_MIN, I64_MAX = -(1 << 63), (1 << 63) - 1
+BLOCKING = frozenset({"dataflow.receive", "dataflow.send", "dataflow.sync_recv"})
+
+
+def handles(*names: str) -> Callable[[Handler], Handler]:
+    def deco(fn: Handler) -> Handler:
+        for n in names:
+            HANDLERS[n] = fn
+        return fn
+    return deco
+
+
+def op_at(filename: str, line: int) -> Operation | None:
+    ops = FILES.get(filename)
+    return ops[line - 1] if ops is not None and 0 < line <= len(ops) else None
+
+
+# ---- helpers bound into every generated module --------------------------------------------
+
+
+def wrap(v: int, width: int) -> int:
+    if width == 1:
+        return v & 1
+    m = 1 << width
+    v &= m - 1
+    return v - m if v >= m >> 1 else v
+
+
+def tdiv(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def trem(a: int, b: int) -> int:
+    return a - b * tdiv(a, b)
+
+
+def query(m: dict, key: object) -> object:
+    try:
+        return m[key]
+    except KeyError:
+        raise RuntimeFault(f"key {key!r} is not in the map (keys: "
+                           f"{', '.join(repr(k) for k in list(m)[:8])}"
+                           f"{', ...' if len(m) > 8 else ''})") from None
+    except TypeError:
+        raise RuntimeFault(f"{key!r} cannot key a map") from None
+
+
+def fdiv(a: float, b: float) -> float:
+    with np.errstate(all="ignore"):
+        return float(np.float64(a) / np.float64(b))
+
+
+def rounding(t: Attribute) -> Callable[[float], float]:
+    if isinstance(t, Float16Type):
+        return lambda x: float(np.float16(x))
+    if isinstance(t, Float32Type):
+        return lambda x: float(np.float32(x))
+    if isinstance(t, Float64Type):
+        return float
+    from emulator.numerics import etype
+
+    et = etype(t)
+    if et.round is None:
+        raise UnsupportedOpError(f"scalar type {t} is not supported")
+    rnd = et.round
+    return lambda x: float(rnd(np.asarray([x], np.float32))[0])
+
+
+def width(t: Attribute) -> int:
+    if isinstance(t, IndexType):
+        return 64
+    if isinstance(t, IntegerType):
+        return t.width.data
+    return 0
+
+
+BASE_GLOBALS: dict[str, Any] = {"WRAP": wrap, "TDIV": tdiv, "TREM": trem, "QM": query,
+                                "FDIV": fdiv, "math": math, "np": np}
+
+
+class Codegen:
+    """One compilation: the globals shared by its generated functions, the op table used by
+    blocking tokens, and the vector-op cost sites."""
+
+    def __init__(self, funcs: dict[str, Operation], races: bool):
+        self.g: dict[str, Any] = dict(BASE_GLOBALS)
+        self.funcs = funcs
+        self.ops: list[Operation] = []
+        self.sites: list[tuple[str, int, str, str]] = []
+        self.called: dict[str, str] = {}
+        self.races = races
+        self._k = 0
+
+    def const(self, obj: object) -> str:
+        self._k += 1
+        name = f"K{self._k}"
+        self.g[name] = obj
+        return name
+
+    def opindex(self, op: Operation) -> int:
+        self.ops.append(op)
+        return len(self.ops) - 1
+
+    def site(self, cls: str, lanes: int, elem: str, label: str) -> int:
+        self.sites.append((cls, lanes, elem, label))
+        return len(self.sites) - 1
+
+    def build(self, name: str, params: str, gen: Gen, generator: bool = False) -> Callable:
+        """Compile the function; `generator` makes it one even when nothing in it blocks."""
+        if generator and not gen.has_yield:
+            gen.emit("return")
+            gen.emit("yield")
+        pro = (["SITES = P.sites"] if "P, T" in params else []) + gen.prologue
+        head = [f"def {name}({params}):"] + ["    " + line for line in pro]
+        src_lines = head + [line for line, _ in gen.out]
+        ops: list[Operation | None] = [None] * len(head) + [op for _, op in gen.out]
+        filename = f"<dfir-{next(_file_ids)}:{name}>"
+        FILES[filename] = ops
+        exec(compile("\n".join(src_lines) + "\n", filename, "exec"), self.g)
+        return self.g[name]
+
+
+class Gen:
+    """Source of one generated function. `mode`: "host", "prelude" or "program"."""
+
+    def __init__(self, cg: Codegen, mode: str, outer: dict[SSAValue, str] | None = None):
+        self.cg = cg
+        self.mode = mode
+        self.out: list[tuple[str, Operation | None]] = []
+        self.ind = 1
+        self.names: dict[SSAValue, str] = dict(outer or {})
+        self.n = 0
+        self.pending = 0
+        self.targets: list[list[tuple[str, str | None]]] = []
+        self.has_yield = False
+        self.prologue: list[str] = []
+
+    # ---- names ---------------------------------------------------------------------------
+
+    def tmp(self, prefix: str = "_t") -> str:
+        self.n += 1
+        return f"{prefix}{self.n}"
+
+    def define(self, value: SSAValue) -> str:
+        self.n += 1
+        name = f"v{self.n}"
+        self.names[value] = name
+        return name
+
+    def v(self, value: SSAValue) -> str:
+        name = self.names.get(value)
+        if name is None:
+            raise UnsupportedOpError(f"value {value} is used outside the region that defines "
+                                     "it", op=value.owner if isinstance(value.owner, Operation)
+                                     else None)
+        return name
+
+    def w(self, value: SSAValue) -> str:
+        """The ready cycle of a vector value ('0.0' when not tracked)."""
+        name = self.names.get(value)
+        return "w" + name[1:] if name is not None and name.startswith("v") and \
+            is_vector_like(value.type) else "0.0"
+
+    # ---- emission ------------------------------------------------------------------------
+
+    def emit(self, text: str, op: Operation | None = None) -> None:
+        self.out.append(("    " * self.ind + text, op))
+
+    def scalar(self, n: int = 1) -> None:
+        self.pending += n
+
+    def flush(self) -> None:
+        if self.pending and self.mode == "program":
+            self.emit(f"if IC: P.scalar(IC * {self.pending})")
+        self.pending = 0
+
+    def need_program(self, op: Operation, what: str) -> None:
+        if self.mode != "program":
+            raise UnsupportedOpError(f"{what} outside a dataflow.program_unit (only programs "
+                                     "have an executing unit)", op=op)
+
+    def block(self, block: Block, args: list[str] | None = None) -> None:
+        start = len(self.out)
+        for a, name in zip(block.args, args or [], strict=False):
+            self.names[a] = name
+        for op in block.ops:
+            self.op(op)
+        self.flush()
+        if len(self.out) == start:
+            self.emit("pass")
+
+    def op(self, op: Operation) -> None:
+        h = HANDLERS.get(op.name)
+        if h is None:
+            raise UnsupportedOpError("unsupported op: the emulator does not execute "
+                                     f"'{op.name}'", op=op)
+        if op.name in BLOCKING or op.name.startswith(("agen.", "vectorchain.")) or \
+                op.name in ("dataflow.sync_send", "func.call", "dataflow.opaque"):
+            self.flush()
+        h(self, op)
+
+    def assign(self, targets: list[tuple[str, str | None]], values: list[SSAValue],
+               op: Operation) -> None:
+        """`targets = values` for a region yield (vectors carry their ready cycle)."""
+        if len(targets) != len(values):
+            raise UnsupportedOpError(f"yields {len(values)} values, expected {len(targets)}",
+                                     op=op)
+        lhs, rhs = [], []
+        for (name, ready), val in zip(targets, values, strict=True):
+            lhs.append(name)
+            rhs.append(self.v(val))
+            if ready is not None:
+                lhs.append(ready)
+                rhs.append(self.w(val))
+        if lhs:
+            self.emit(f"{', '.join(lhs)} = {', '.join(rhs)}", op)
+
+    def results(self, op: Operation) -> list[tuple[str, str | None]]:
+        out = []
+        for r in op.results:
+            name = self.define(r)
+            out.append((name, "w" + name[1:] if is_vector_like(r.type) else None))
+        return out
+
+    def carried(self, args: list[SSAValue]) -> list[tuple[str, str | None]]:
+        out = []
+        for a in args:
+            name = self.define(a)
+            out.append((name, "w" + name[1:] if is_vector_like(a.type) else None))
+        return out
+
+    def guard(self, trips: str) -> None:
+        self.emit(f"P.loop({trips})" if self.mode == "program" else f"LOOP({trips})")
+
+
+# ---- affine expressions -------------------------------------------------------------------
+
+
+def affine_py(e: AffineExpr, dims: list[str], syms: list[str]) -> str:
+    """Python source of an affine expression over named dims and symbols (the interpreter's
+    expression printer, with symbols turned into trailing dims)."""
+    if syms:
+        e = e.replace_dims_and_symbols(
+            [AffineExpr.dimension(i) for i in range(len(dims))],
+            [AffineExpr.dimension(len(dims) + i) for i in range(len(syms))])
+    return expr_src(e, [*dims, *syms])
+
+
+def map_py(amap: Any, operands: list[str]) -> list[str]:
+    dims = operands[: amap.num_dims]
+    syms = operands[amap.num_dims:]
+    return [affine_py(e, dims, syms) for e in amap.results]
+
+
+def set_py(aset: Any, operands: list[str]) -> str:
+    from xdsl.ir.affine import AffineConstraintKind
+
+    dims, syms = operands[: aset.num_dims], operands[aset.num_dims:]
+    parts = []
+    for c in aset.constraints:
+        lhs, rhs = affine_py(c.lhs, dims, syms), affine_py(c.rhs, dims, syms)
+        op = {AffineConstraintKind.ge: ">=", AffineConstraintKind.le: "<=",
+              AffineConstraintKind.eq: "=="}[c.kind]
+        parts.append(f"{lhs} {op} {rhs}")
+    return " and ".join(parts) or "True"
+
+
+# ---- arith ----------------------------------------------------------------------------------
+
+_INT_BIN = {"arith.addi": "+", "arith.subi": "-", "arith.muli": "*", "arith.shli": "<<"}
+_BITS = {"arith.andi": "&", "arith.ori": "|", "arith.xori": "^", "arith.shrsi": ">>"}
+_CMPI = ["==", "!=", "<", "<=", ">", ">=", "<", "<=", ">", ">="]
+
+
+def _scalar_only(g: Gen, op: Operation) -> None:
+    for v in (*op.operands, *op.results):
+        if is_vector_like(v.type) or not isinstance(v.type, IndexType | IntegerType | AnyFloat):
+            raise UnsupportedOpError(f"'{op.name}' on {v.type} is not supported (scalars only;"
+                                     " vectors use vectorchain)", op=op)
+
+
+@handles(*_INT_BIN, *_BITS)
+def _int_binary(g: Gen, op: Operation) -> None:
+    _scalar_only(g, op)
+    a, b = g.v(op.operands[0]), g.v(op.operands[1])
+    r = g.define(op.results[0])
+    w = width(op.results[0].type)
+    if op.name in _BITS:
+        g.emit(f"{r} = {a} {_BITS[op.name]} {b}", op)
+    elif w == 64:
+        g.emit(f"{r} = {a} {_INT_BIN[op.name]} {b}", op)
+        g.emit(f"if not {I64_MIN} <= {r} <= {I64_MAX}: {r} = WRAP({r}, 64)", op)
+    else:
+        g.emit(f"{r} = WRAP({a} {_INT_BIN[op.name]} {b}, {w})", op)
+    g.scalar()
+
+
+@handles("arith.divsi", "arith.remsi", "arith.divui", "arith.remui", "arith.floordivsi",
+         "arith.ceildivsi", "arith.shrui", "arith.maxsi", "arith.minsi", "arith.maxui",
+         "arith.minui", "arith.ceildivui")
+def _int_other(g: Gen, op: Operation) -> None:
+    _scalar_only(g, op)
+    a, b = g.v(op.operands[0]), g.v(op.operands[1])
+    w = width(op.results[0].type)
+    m = (1 << w) - 1
+    ua, ub = f"({a} & {m})", f"({b} & {m})"
+    expr = {"arith.divsi": f"TDIV({a}, {b})", "arith.remsi": f"TREM({a}, {b})",
+            "arith.divui": f"WRAP({ua} // {ub}, {w})", "arith.remui": f"WRAP({ua} % {ub}, {w})",
+            "arith.floordivsi": f"({a} // {b})", "arith.ceildivsi": f"(-((-{a}) // {b}))",
+            "arith.ceildivui": f"WRAP(-((-{ua}) // {ub}), {w})",
+            "arith.shrui": f"WRAP({ua} >> {b}, {w})", "arith.maxsi": f"max({a}, {b})",
+            "arith.minsi": f"min({a}, {b})",
+            "arith.maxui": f"({a} if {ua} >= {ub} else {b})",
+            "arith.minui": f"({a} if {ua} <= {ub} else {b})"}[op.name]
+    r = g.define(op.results[0])
+    g.emit(f"{r} = WRAP({expr}, {w})" if op.name in ("arith.divsi", "arith.floordivsi",
+                                                    "arith.ceildivsi") else f"{r} = {expr}", op)
+    g.scalar()
+
+
+@handles("arith.cmpi")
+def _cmpi(g: Gen, op: Operation) -> None:
+    _scalar_only(g, op)
+    a, b = g.v(op.operands[0]), g.v(op.operands[1])
+    p = op.predicate.value.data  # type: ignore[attr-defined]
+    r = g.define(op.results[0])
+    if p >= 6:
+        m = (1 << width(op.operands[0].type)) - 1
+        a, b = f"({a} & {m})", f"({b} & {m})"
+    g.emit(f"{r} = {a} {_CMPI[p]} {b}", op)
+    g.scalar()
+
+
+@handles("arith.select")
+def _select(g: Gen, op: Operation) -> None:
+    c, a, b = (g.v(x) for x in op.operands)
+    r = g.define(op.results[0])
+    if is_vector_like(op.results[0].type):
+        g.emit(f"{r} = np.where({c}, {a}, {b}); w{r[1:]} = max({g.w(op.operands[1])}, "
+               f"{g.w(op.operands[2])})", op)  # noqa: RUF100
+    else:
+        g.emit(f"{r} = {a} if {c} else {b}", op)
+    g.scalar()
+
+
+@handles("arith.constant")
+def _constant(g: Gen, op: Operation) -> None:
+    t = op.results[0].type
+    attr = op.value  # type: ignore[attr-defined]
+    r = g.define(op.results[0])
+    if is_vector_like(t):
+        from emulator.numerics import constant_lanes
+
+        g.emit(f"{r} = {g.cg.const(constant_lanes(op))}; w{r[1:]} = 0.0", op)
+        return
+    if isinstance(attr, IntegerAttr):
+        v = attr.value.data
+        lit = wrap(v, width(t)) if width(t) else v
+        g.names[op.results[0]] = f"({lit})" if lit < 0 else str(lit)
+    elif isinstance(t, AnyFloat):
+        x = rounding(t)(attr.value.data)  # type: ignore[attr-defined]
+        if math.isfinite(x):
+            g.names[op.results[0]] = f"({x!r})"
+        else:
+            g.emit(f"{r} = float({str(x)!r})", op)
+    else:
+        raise UnsupportedOpError(f"constant {attr} of type {t} is not supported", op=op)
+
+
+@handles("arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui",
+         "arith.trunci")
+def _int_cast(g: Gen, op: Operation) -> None:
+    _scalar_only(g, op)
+    a = g.v(op.operands[0])
+    src, dst = width(op.operands[0].type), width(op.results[0].type)
+    r = g.define(op.results[0])
+    if op.name in ("arith.extui", "arith.index_castui") and src < 64:
+        g.emit(f"{r} = WRAP({a} & {(1 << src) - 1}, {dst})", op)
+    else:
+        g.emit(f"{r} = WRAP({a}, {dst})", op)
+    g.scalar()
+
+
+_FLOAT_BIN = {"arith.addf": "{a} + {b}", "arith.subf": "{a} - {b}", "arith.mulf": "{a} * {b}",
+              "arith.divf": "FDIV({a}, {b})", "arith.maximumf": "max({a}, {b})",
+              "arith.minimumf": "min({a}, {b})", "arith.maxnumf": "max({a}, {b})",
+              "arith.minnumf": "min({a}, {b})"}
+
+
+@handles(*_FLOAT_BIN)
+def _float_binary(g: Gen, op: Operation) -> None:
+    _scalar_only(g, op)
+    a, b = g.v(op.operands[0]), g.v(op.operands[1])
+    rnd = g.cg.const(rounding(op.results[0].type))
+    r = g.define(op.results[0])
+    g.emit(f"{r} = {rnd}({_FLOAT_BIN[op.name].format(a=a, b=b)})", op)
+    g.scalar()
+
+
+@handles("arith.sitofp", "arith.uitofp", "arith.extf", "arith.truncf", "arith.fptosi",
+         "arith.fptoui")
+def _float_cast(g: Gen, op: Operation) -> None:
+    _scalar_only(g, op)
+    a = g.v(op.operands[0])
+    src, dst = op.operands[0].type, op.results[0].type
+    r = g.define(op.results[0])
+    if op.name in ("arith.fptosi", "arith.fptoui"):
+        g.emit(f"{r} = WRAP(int({a}), {width(dst)})", op)
+    else:
+        if op.name == "arith.uitofp":
+            a = f"({a} & {(1 << width(src)) - 1})"
+        g.emit(f"{r} = {g.cg.const(rounding(dst))}({a})", op)
+    g.scalar()
+
+
+_CMPF = {1: "{a} == {b}", 2: "{a} > {b}", 3: "{a} >= {b}", 4: "{a} < {b}", 5: "{a} <= {b}",
+         6: "({a} != {b} and {a} == {a} and {b} == {b})", 7: "({a} == {a} and {b} == {b})",
+         8: "not ({a} != {b} and {a} == {a} and {b} == {b})", 9: "not ({a} <= {b})",
+         10: "not ({a} < {b})", 11: "not ({a} >= {b})", 12: "not ({a} > {b})",
+         13: "{a} != {b}", 14: "({a} != {a} or {b} != {b})", 0: "False", 15: "True"}
+
+
+@handles("arith.cmpf")
+def _cmpf(g: Gen, op: Operation) -> None:
+    _scalar_only(g, op)
+    a, b = g.v(op.operands[0]), g.v(op.operands[1])
+    r = g.define(op.results[0])
+    g.emit(f"{r} = {_CMPF[op.predicate.value.data].format(a=a, b=b)}", op)  # type: ignore
+    g.scalar()
+
+
+# one operand: (expression, rounded to the result type)
+_UNARY = {"arith.negf": ("-{a}", False), "math.exp": ("math.exp({a})", True),
+          "math.log": ("math.log({a})", True), "math.sqrt": ("math.sqrt({a})", True),
+          "math.rsqrt": ("1.0 / math.sqrt({a})", True), "math.tanh": ("math.tanh({a})", True),
+          "math.absf": ("abs({a})", False), "math.floor": ("float(math.floor({a}))", False),
+          "math.ceil": ("float(math.ceil({a}))", False),
+          "math.absi": ("WRAP(abs({a}), {w})", False)}
+
+
+@handles(*_UNARY)
+def _unary(g: Gen, op: Operation) -> None:
+    _scalar_only(g, op)
+    template, rounded = _UNARY[op.name]
+    expr = template.format(a=g.v(op.operands[0]), w=width(op.results[0].type))
+    if rounded:
+        expr = f"{g.cg.const(rounding(op.results[0].type))}({expr})"
+    r = g.define(op.results[0])
+    g.emit(f"{r} = {expr}", op)
+    g.scalar()
+
+
+# ---- affine --------------------------------------------------------------------------------
+
+
+@handles("affine.apply", "affine.min", "affine.max")
+def _affine_apply(g: Gen, op: Operation) -> None:
+    exprs = map_py(op.map.data, [g.v(x) for x in op.operands])  # type: ignore[attr-defined]
+    r = g.define(op.results[0])
+    if op.name == "affine.apply":
+        g.emit(f"{r} = {exprs[0]}", op)
+    else:
+        g.emit(f"{r} = {op.name[7:]}({', '.join(exprs)})" if len(exprs) > 1 else
+               f"{r} = {exprs[0]}", op)
+    g.scalar()

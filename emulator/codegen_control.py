@@ -1,0 +1,160 @@
+"""Control flow for the code generator: `scf.for/if/while`, `affine.for/if`, calls and
+returns (shared/spec/dataflow-ir.md §7 E10). `loop_type` attributes are ignored."""
+
+from __future__ import annotations
+
+from xdsl.ir import Operation
+
+from emulator.codegen import Gen, handles, map_py, set_py
+from emulator.errors import UnsupportedOpError
+
+
+def _region(g: Gen, op: Operation, index: int, targets: list) -> None:
+    g.ind += 1
+    g.targets.append(targets)
+    g.block(op.regions[index].block)
+    g.targets.pop()
+    g.ind -= 1
+
+
+@handles("scf.for")
+def _for(g: Gen, op: Operation) -> None:
+    lb, ub, step = (g.v(x) for x in op.operands[:3])
+    body = op.regions[0].block
+    carried = g.carried(list(body.args[1:]))
+    g.assign(carried, list(op.operands[3:]), op)
+    rng = g.tmp("_r")
+    g.emit(f"{rng} = range({lb}, {ub}, {step})", op)
+    g.guard(f"len({rng})")
+    iv = g.define(body.args[0])
+    g.emit(f"for {iv} in {rng}:", op)
+    _region(g, op, 0, carried)
+    for res, (name, _) in zip(op.results, carried, strict=True):
+        g.names[res] = name
+
+
+@handles("affine.for")
+def _affine_for(g: Gen, op: Operation) -> None:
+    lmap = op.properties["lowerBoundMap"].data  # type: ignore[attr-defined]
+    umap = op.properties["upperBoundMap"].data  # type: ignore[attr-defined]
+    step = op.properties["step"].value.data  # type: ignore[attr-defined]
+    ops = [g.v(x) for x in op.operands]
+    nl = lmap.num_dims + lmap.num_symbols
+    nu = umap.num_dims + umap.num_symbols
+    lo, hi = map_py(lmap, ops[:nl]), map_py(umap, ops[nl: nl + nu])
+    inits = list(op.operands[nl + nu:])
+    body = op.regions[0].block
+    carried = g.carried(list(body.args[1:]))
+    g.assign(carried, inits, op)
+    rng = g.tmp("_r")
+    lb = f"max({', '.join(lo)})" if len(lo) > 1 else lo[0]
+    ub = f"min({', '.join(hi)})" if len(hi) > 1 else hi[0]
+    g.emit(f"{rng} = range({lb}, {ub}, {step})", op)
+    g.guard(f"len({rng})")
+    iv = g.define(body.args[0])
+    g.emit(f"for {iv} in {rng}:", op)
+    _region(g, op, 0, carried)
+    for res, (name, _) in zip(op.results, carried, strict=True):
+        g.names[res] = name
+
+
+@handles("scf.yield", "affine.yield")
+def _yield(g: Gen, op: Operation) -> None:
+    target = g.targets[-1] if g.targets else None
+    if not isinstance(target, list):
+        raise UnsupportedOpError("yield outside a region the emulator runs", op=op)
+    g.assign(target, list(op.operands), op)
+
+
+def _if(g: Gen, op: Operation, cond: str) -> None:
+    res = g.results(op)
+    g.emit(f"if {cond}:", op)
+    _region(g, op, 0, res)
+    other = op.regions[1]
+    if other.blocks and (len(other.block.ops) > 1 or res or
+                         (other.block.ops and other.block.last_op.name not in
+                          ("scf.yield", "affine.yield"))):
+        g.emit("else:", op)
+        _region(g, op, 1, res)
+
+
+@handles("scf.if")
+def _scf_if(g: Gen, op: Operation) -> None:
+    g.flush()
+    _if(g, op, g.v(op.operands[0]))
+
+
+@handles("affine.if")
+def _affine_if(g: Gen, op: Operation) -> None:
+    g.flush()
+    cond = set_py(op.properties["condition"].data,  # type: ignore[attr-defined]
+                  [g.v(x) for x in op.operands])
+    _if(g, op, f"({cond})")
+
+
+@handles("scf.while")
+def _while(g: Gen, op: Operation) -> None:
+    g.flush()
+    before, after = op.regions[0].block, op.regions[1].block
+    bargs = g.carried(list(before.args))
+    g.assign(bargs, list(op.operands), op)
+    res = g.results(op)
+    aargs = g.carried(list(after.args))
+    g.emit("while True:", op)
+    g.ind += 1
+    g.guard("1")
+    g.targets.append(("condition", res, aargs))  # type: ignore[arg-type]
+    g.block(before)
+    g.targets[-1] = bargs
+    g.block(after)
+    g.targets.pop()
+    g.ind -= 1
+
+
+@handles("scf.condition")
+def _condition(g: Gen, op: Operation) -> None:
+    target = g.targets[-1] if g.targets else None
+    if not (isinstance(target, tuple) and target[0] == "condition"):
+        raise UnsupportedOpError("scf.condition outside an scf.while", op=op)
+    _, res, aargs = target
+    args = list(op.operands[1:])
+    g.flush()
+    g.emit(f"if not {g.v(op.operands[0])}:", op)
+    g.ind += 1
+    g.assign(res, args, op)
+    g.emit("break", op)
+    g.ind -= 1
+    g.assign(aargs, args, op)
+
+
+@handles("func.call")
+def _call(g: Gen, op: Operation) -> None:
+    callee = op.callee.root_reference.data  # type: ignore[attr-defined]
+    args = [g.v(x) for x in op.operands]
+    res = [g.define(r) for r in op.results]
+    lhs = f"{', '.join(res)}, = " if res else ""
+    if g.mode == "host":
+        g.emit(f"{lhs}CALL({callee!r}, ({''.join(a + ', ' for a in args)}), S)", op)
+        return
+    fn, blocks = g.cg.function(callee, op)  # type: ignore[attr-defined]
+    call = f"{fn}(P, T, S, IC{''.join(', ' + a for a in args)})"
+    if blocks:
+        g.need_program(op, f"a call of @{callee}, which waits on FIFOs or signals,")
+        g.has_yield = True
+        g.emit(f"{lhs}yield from {call}", op)
+    else:
+        g.emit(f"{lhs}{call}", op)
+
+
+@handles("func.return")
+def _return(g: Gen, op: Operation) -> None:
+    if g.mode == "prelude":
+        return
+    vals = [g.v(x) for x in op.operands]
+    g.flush()
+    g.emit(f"return ({''.join(v + ', ' for v in vals)})", op)
+
+
+@handles("dataflow.return")
+def _dataflow_return(g: Gen, op: Operation) -> None:
+    return

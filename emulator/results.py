@@ -1,0 +1,129 @@
+"""What a run reports (shared/spec/dataflow-ir.md §7 E13; issue 6 item 4): cycles and
+seconds, per-unit busy and stalled time by cause, bytes per datapath, the roofline bound, the
+trace, warnings, and access to the memories for reading outputs back.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from emulator.machine import Machine
+
+
+@dataclass
+class UnitStats:
+    """One unit's run: cycles busy, cycles stalled by cause (recv: empty FIFO, send: full
+    FIFO, signal: waiting for a signal, dma: waiting for its transfers, data: operand not
+    ready yet, link: datapath busy), events, and its start/end cycles."""
+
+    name: str
+    kind: str
+    busy: float = 0.0
+    stalled: dict[str, float] = field(default_factory=dict)
+    events: int = 0
+    start: float = 0.0
+    end: float = 0.0
+
+    @property
+    def stalled_total(self) -> float:
+        return sum(self.stalled.values())
+
+
+@dataclass
+class Roofline:
+    """Lower bound on cycles: device-memory bytes / bandwidth vs vector element-ops /
+    (lanes per cycle x compute units)."""
+
+    memory_cycles: float
+    compute_cycles: float
+
+    @property
+    def cycles(self) -> int:
+        return math.ceil(max(self.memory_cycles, self.compute_cycles))
+
+    @property
+    def bound(self) -> str:
+        return "memory" if self.memory_cycles >= self.compute_cycles else "compute"
+
+
+@dataclass
+class EmulationResult:
+    machine: Machine = field(repr=False)
+    cycles: int = 0
+    clock_ghz: float = 1.0
+    units: dict[str, UnitStats] = field(default_factory=dict)
+    bytes_per_datapath: dict[str, int] = field(default_factory=dict)
+    bytes_per_link: dict[str, int] = field(default_factory=dict)
+    roofline: Roofline = field(default_factory=lambda: Roofline(0.0, 0.0))
+    events: int = 0
+    warnings: list[str] = field(default_factory=list)
+    trace_events: list[dict] | None = None
+    launches: int = 0
+    wall_seconds: float = 0.0
+
+    @property
+    def seconds(self) -> float:
+        return self.cycles / (self.clock_ghz * 1e9)
+
+    @property
+    def roofline_cycles(self) -> int:
+        return self.roofline.cycles
+
+    @property
+    def efficiency(self) -> float:
+        """Roofline cycles / emulated cycles (1.0 = at the bound)."""
+        return self.roofline_cycles / self.cycles if self.cycles else 1.0
+
+    def read(self, kind_or_instance: str, element_address: int, shape: tuple[int, ...] | int,
+             dtype: np.dtype | type | str) -> np.ndarray:
+        """The array at an element address of a memory (`"DDR"`, `"L1@3"`, `"C3-L1"`):
+        bytes from `element_address * itemsize`; never-written bytes read as zeros."""
+        dt = np.dtype(dtype)
+        shp = (shape,) if isinstance(shape, int) else tuple(shape)
+        n = int(np.prod(shp)) if shp else 1
+        mem = self.machine.memory(kind_or_instance)
+        raw = mem.read_bytes(element_address * dt.itemsize, n * dt.itemsize)
+        return raw.view(dt).reshape(shp)
+
+    def write_trace(self, path: str | Path) -> None:
+        """Chrome-trace JSON (Perfetto, chrome://tracing): one track per unit."""
+        if self.trace_events is None:
+            raise ValueError("no trace was recorded: run emulate(..., trace=True)")
+        Path(path).write_text(json.dumps({"traceEvents": self.trace_events,
+                                          "displayTimeUnit": "ns"}))
+
+    def summary(self) -> dict[str, object]:
+        return {"cycles": self.cycles, "seconds": self.seconds,
+                "roofline_cycles": self.roofline_cycles, "efficiency": self.efficiency,
+                "bound": self.roofline.bound, "events": self.events,
+                "bytes_per_datapath": dict(self.bytes_per_datapath)}
+
+
+def roofline(machine: Machine, elem_ops: dict[str, int]) -> Roofline:
+    """Bytes on each datapath kind touching the global memory / (its bandwidth x its
+    instances), the worst kind; element-ops per type / (lanes per cycle x compute units)."""
+    dev = machine.device
+    g = dev.global_memory_kind
+    per_kind: dict[tuple[str, str], list] = {}
+    for lk in machine.links.values():
+        dp = lk.dp
+        if g in (dp.src, dp.dst):
+            acc = per_kind.setdefault((dp.src, dp.dst), [0, 0.0])
+            acc[0] += lk.nbytes
+            acc[1] += lk.bpc
+    mem = max((b / bw for b, bw in per_kind.values() if bw), default=0.0)
+    comp = 0.0
+    for t, n in elem_ops.items():
+        rate = 0.0
+        for u in dev.units.values():
+            if u.is_compute:
+                count = machine.cores * u.per_core if u.per_core else max(u.shared, 1)
+                rate += u.elements_per_cycle(t) * count
+        if rate:
+            comp += n / rate
+    return Roofline(mem, comp)

@@ -1,0 +1,55 @@
+// RUN: ktir-opt %s -p ktir-legality-check --split-input-file --verify-diagnostics | filecheck %s
+
+/// ktir-legality-check stops at the first op outside what the scheduler lowers end to end and
+/// says which op and why; one chunk per condition.
+
+func.func @negative_distributed_view(%A: index) attributes {grid = [2]} {
+  %c0 = arith.constant 0 : index
+  %t = ktdp.get_compute_tile_id : index
+  %v = ktdp.construct_memory_view %A, sizes: [32, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<32x64xf16>
+  %d = ktdp.construct_distributed_memory_view (%v, %v : memref<32x64xf16>, memref<32x64xf16>) : memref<64x64xf16>
+  return
+}
+// CHECK: error: {{.*}}'ktdp.construct_distributed_memory_view' op distributed memory views: not supported by the scheduler yet
+
+// -----
+
+func.func @negative_indirect_tile(%A: index, %I: index) {
+  %v = ktdp.construct_memory_view %A, sizes: [32, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<32x64xf16>
+  %i = ktdp.construct_memory_view %I, sizes: [4], strides: [1] {coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<4xi32>
+  %g = ktdp.construct_indirect_access_tile intermediate_variables(%a, %b) %v[ind(%i[%a]), (%b)] {variables_space_order = affine_map<(d0, d1) -> (d0, d1)>, variables_space_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>} : memref<32x64xf16>, memref<4xi32> -> !ktdp.access_tile<4x64xindex>
+  return
+}
+// CHECK: error: {{.*}}'ktdp.construct_indirect_access_tile' op indirect access tiles: not supported by the scheduler yet
+
+// -----
+
+func.func @negative_masked_view(%A: index) {
+  %v = ktdp.construct_memory_view %A, sizes: [32, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<32x64xf16>
+  return
+}
+// CHECK: error: {{.*}}a coordinate_set other than the box [0, size) of the view: not supported by the scheduler yet (masked accesses)
+
+// -----
+
+func.func @negative_ct_id(%A: index) attributes {grid = [4]} {
+  %v = ktdp.construct_memory_view %A, sizes: [32, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<32x64xf16>
+  return
+}
+// CHECK: error: {{.*}}views of another tile's scratchpad (ct_id): not supported by the scheduler yet
+
+// -----
+
+func.func @negative_legacy_space(%A: index) {
+  %v = ktdp.construct_memory_view %A, sizes: [32, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.spyre_memory_space<unspecified>} : memref<32x64xf16>
+  return
+}
+// CHECK: error: {{.*}}memory space 'unspecified' is not decided; use #ktdp.memory_space<global> or <ct_local>
+
+// -----
+
+func.func @negative_dynamic_view(%A: index, %n: index) {
+  %v = ktdp.construct_memory_view %A, sizes: [%n, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1)[s0] : (d0 >= 0, -d0 + s0 - 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<?x64xf16>
+  return
+}
+// CHECK: error: {{.*}}views with dynamic sizes or strides: not supported by the scheduler yet

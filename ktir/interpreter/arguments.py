@@ -1,0 +1,591 @@
+"""Kernel arguments: which are buffers, their shapes, where they live, and their inputs.
+
+A kernel's `index` arguments are element addresses (D1) when they flow, as an added term, into
+the offset of a `construct_memory_view` ("pointers"); every other argument is a scalar or a
+`!ktdp.runtime_arg` bound with `NAME=VALUE`. A pointer's buffer is the union of the element
+ranges its views can touch over all tiles (`probe.py`); its element type is the views' and its
+shape the view's shape when one contiguous view covers it (else a flat range), unless the user
+gives `NAME=96x64xf16`. Buffers are placed one after another in device memory, each on a stick
+(128-byte) boundary and after any range the kernel addresses with constant offsets. A pointer
+whose views live in scratchpads (`ct_local`) names an address valid in each of them; its
+array is indexed by the views' global coordinates (with a leading tile axis when the views
+name the executing tile's own scratchpad) and is copied into the scratchpads before the run.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import numpy as np
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerType
+from xdsl.ir import BlockArgument, Operation, SSAValue
+
+from ktir import affine
+from ktir.diagnostics import KtirDiagnostic, op_error
+from ktir.dialects.ktdp import (
+    ConstructIndirectAccessTileOp,
+    ConstructMemoryViewOp,
+    MemoryKind,
+    MemorySpaceAttr,
+    RuntimeArgType,
+)
+from ktir.dialects.ktdp_types import int_list
+from ktir.interpreter import dtypes
+from ktir.interpreter.dtypes import ElemType, UnsupportedType, elem_type
+from ktir.interpreter.memory import STICK_BYTES
+from ktir.interpreter.ops_ktdp import RuntimeArg
+from ktir.interpreter.probe import AddressProbe, NotEvaluable
+
+_TYPE_NAMES = ("f16", "f32", "f64", "bf16", "df16", "index", "i1", "i8", "i16", "i32", "i64")
+_SHAPE = re.compile(r"^(?:(?:\d+x)*\d+(?:x(" + "|".join(_TYPE_NAMES) + r"))?|(" +
+                    "|".join(_TYPE_NAMES) + r"))$")
+DEFAULT_INT_RANGE = (0, 15)
+
+
+@dataclass
+class Placement:
+    """One view of a scratchpad buffer: where its coordinates live."""
+
+    ct: int | None  # scratchpad of this tile; None = of each executing tile
+    delta: int  # view offset minus the argument
+    sizes: tuple[int, ...]
+    strides: tuple[int, ...]
+    lo: tuple[int, ...]
+    box: tuple[tuple[int, int], ...]
+
+
+@dataclass
+class ArgumentSpec:
+    """One kernel argument as the interpreter (and anyone reproducing its run) sees it."""
+
+    name: str
+    index: int
+    kind: str  # "pointer" | "scalar" | "runtime_arg"
+    type: str  # the argument's MLIR type
+    shape: tuple[int, ...] | None = None  # pointer: shape of its array
+    dtype: np.dtype | None = None  # pointer: dtype of its array; scalar: of its value
+    element_type: str | None = None  # pointer: MLIR element type of its views
+    address: int | None = None  # pointer: the kernel argument (element address)
+    memory: str | None = None  # pointer: "global" or "scratchpad"
+    value: int | float | None = None  # scalar / runtime_arg: the bound value
+    int_range: tuple[int, int] | None = None  # integer buffers: range of the seeded values
+    start: int | None = None  # pointer: element address of the array's first element
+    placements: list[Placement] = field(default_factory=list)  # scratchpad views
+    elem: ElemType | None = None
+
+    @property
+    def count(self) -> int:
+        return int(np.prod(self.shape)) if self.shape is not None else 0
+
+    def describe(self) -> str:
+        if self.kind == "pointer":
+            shape = "x".join(map(str, self.shape or ()))
+            return f"{shape}x{self.element_type} at {self.address} ({self.memory})"
+        return f"{self.value}"
+
+
+@dataclass
+class _Override:
+    shape: tuple[int, ...] | None = None
+    elem: str | None = None
+    value: str | None = None
+
+
+def _arg_name(a: BlockArgument) -> str:
+    return a.name_hint or f"arg{a.index}"
+
+
+def kernel_grid_of(fn: func.FuncOp) -> tuple[int, ...]:
+    """The `grid` of a kernel ([1] when absent); a diagnostic when malformed."""
+    from xdsl.dialects.builtin import ArrayAttr, IntegerAttr
+
+    g = fn.attributes.get("grid")
+    if g is None:
+        return (1,)
+    if not isinstance(g, ArrayAttr) or not g.data or not all(
+            isinstance(x, IntegerAttr) and x.value.data >= 1 for x in g.data):
+        raise op_error(fn, f"has a malformed grid {g}: expected a non-empty array of positive "
+                       "integers")
+    return tuple(cast(Any, x).value.data for x in g.data)
+
+
+def _parse_overrides(fn: func.FuncOp, overrides: dict[str, str | tuple[int, ...]]
+                     ) -> dict[str, _Override]:
+    names = [_arg_name(a) for a in fn.args]
+    out: dict[str, _Override] = {}
+    for name, given in overrides.items():
+        if name not in names:
+            raise op_error(fn, f"has no argument named '{name}' (its arguments are "
+                           f"{', '.join(names) or 'none'})")
+        if isinstance(given, tuple):
+            out[name] = _Override(shape=given)
+            continue
+        text = str(given).strip()
+        m = _SHAPE.match(text)
+        if m and ("x" in text or m.group(2)):
+            # a shape for a buffer, or (for a scalar) a value such as 0x180: decided later
+            if m.group(2):
+                out[name] = _Override(shape=(), elem=m.group(2), value=text)
+            else:
+                parts = text.split("x")
+                elem = parts.pop() if parts[-1] in _TYPE_NAMES else None
+                out[name] = _Override(shape=tuple(int(p) for p in parts), elem=elem,
+                                      value=None if elem else text)
+        else:
+            out[name] = _Override(value=text)
+    return out
+
+
+def _elem_name(et: ElemType) -> str:
+    return "df16" if et.name == "!spyreop.df16" else et.name
+
+
+def _parse_scalar(fn: func.FuncOp, name: str, text: str, t: Any) -> int | float:
+    et = elem_type(t)
+    try:
+        if et.is_float:
+            return float(text)
+        if et.width == 1 and text in ("true", "false"):
+            return int(text == "true")
+        v = int(text, 0)
+    except ValueError:
+        raise op_error(fn, f"argument '{name}' of type {t} cannot take the value '{text}'"
+                       ) from None
+    lo, hi = (-(1 << 63), (1 << 64) - 1) if et.is_index else (
+        (0, 1) if et.width == 1 else (-(1 << (et.width - 1)), (1 << et.width) - 1))
+    if not lo <= v <= hi:
+        raise op_error(fn, f"argument '{name}' of type {t} cannot hold the value {v}")
+    return dtypes.wrap_int(v, et.width)
+
+
+def _added_terms(v: SSAValue, seen: set[SSAValue]) -> set[SSAValue]:
+    """Function arguments that reach `v` as added (not scaled) terms."""
+    if v in seen:
+        return set()
+    seen.add(v)
+    if isinstance(v, BlockArgument):
+        return {v}
+    op = v.owner
+    if isinstance(op, arith.AddiOp):
+        return _added_terms(op.lhs, seen) | _added_terms(op.rhs, seen)
+    if isinstance(op, arith.SubiOp):
+        return _added_terms(op.lhs, seen)
+    if isinstance(op, arith.IndexCastOp | arith.ExtSIOp | arith.ExtUIOp):
+        return _added_terms(op.operands[0], seen)
+    return set()
+
+
+def _view_space(view: ConstructMemoryViewOp) -> tuple[bool, int | None]:
+    """(is global, ct_id or None for the executing tile)."""
+    space = view.memory_space
+    if not isinstance(space, MemorySpaceAttr):
+        raise op_error(view, f"memory space {space} has no meaning in the interpreter")
+    if space.kind.data == MemoryKind.GLOBAL:
+        return True, None
+    return False, space.ct_id.data if space.ct_id.data >= 0 else None
+
+
+@dataclass
+class _ViewInfo:
+    op: ConstructMemoryViewOp
+    is_global: bool
+    ct: int | None
+    elem: ElemType
+    rel: tuple[int, int]  # touched element range relative to the pointer
+    delta: tuple[int, int]  # offset range relative to the pointer
+    sizes: tuple[int, ...] | None  # when the same for every tile
+    strides: tuple[int, ...] | None
+    lo: tuple[int, ...]
+    box: tuple[tuple[int, int], ...] | None
+
+
+def _uniform(probe: AddressProbe, values: list[SSAValue], static: list[int],
+             moved: SSAValue | None) -> tuple[list[np.ndarray], tuple[int, ...] | None]:
+    """Per-dimension value arrays of sizes/strides, and the tuple when they do not vary."""
+    it = iter(values)
+    arrays: list[np.ndarray] = []
+    fixed: list[int] = []
+    uniform = True
+    for s in static:
+        if s != DYNAMIC_INDEX:
+            arrays.append(np.asarray(s))
+            fixed.append(s)
+            continue
+        sample = probe.eval(next(it), moved)
+        span = probe.span(sample)
+        arrays.append(sample.value)
+        if span is None or span[0] != span[1]:
+            uniform = False
+        else:
+            fixed.append(span[0])
+    return arrays, tuple(fixed) if uniform else None
+
+
+def _analyse_view(probe: AddressProbe, view: ConstructMemoryViewOp,
+                  pointer: SSAValue | None) -> _ViewInfo | None:
+    is_global, ct = _view_space(view)
+    try:
+        et = elem_type(view.result.type)
+    except UnsupportedType as e:
+        raise op_error(view, str(e)) from None
+    off0 = probe.eval(view.offset)
+    if pointer is not None:
+        moved = probe.eval(view.offset, pointer)
+        diff = moved.value - off0.value
+        mask = np.broadcast_to(off0.valid & moved.valid, np.broadcast_shapes(
+            diff.shape, off0.valid.shape))
+        if np.any(np.broadcast_to(diff, mask.shape)[mask] != 1 << 40):
+            raise NotEvaluable(f"is not '%{_arg_name(cast(BlockArgument, pointer))} + offset'")
+    sizes_a, sizes = _uniform(probe, list(view.sizes), int_list(view.static_sizes), None)
+    strides_a, strides = _uniform(probe, list(view.strides), int_list(view.static_strides), None)
+    cset = view.coordinate_set.data
+    dyn_syms = [int(np.max(probe.eval(v).value)) for v in list(view.sizes)[: cset.num_symbols]]
+    try:
+        bounds = affine.dim_bounds(cset, dyn_syms or None)
+    except affine.NonLinearError:
+        bounds = [(None, None)] * cset.num_dims
+    lo = tuple(b[0] if b[0] is not None else 0 for b in bounds)
+    span = np.zeros([1], dtype=np.int64)
+    for k, (b, sz, st) in enumerate(zip(bounds, sizes_a, strides_a)):
+        hi = np.asarray(sz) - 1
+        if b[1] is not None:
+            hi = np.minimum(hi, b[1] - lo[k])
+        span = span + np.maximum(hi, 0) * np.asarray(st)
+    end = probe.span(type(off0)(off0.value + span, off0.valid))
+    start = probe.span(off0)
+    if start is None or end is None:
+        return None
+    box = None
+    if all(b[0] is not None and b[1] is not None for b in bounds):
+        box = tuple((cast(int, b[0]), cast(int, b[1])) for b in bounds)
+    return _ViewInfo(view, is_global, ct, et, (start[0], end[1]), start, sizes, strides, lo,
+                     box)
+
+
+def _contiguous(sizes: tuple[int, ...], strides: tuple[int, ...]) -> bool:
+    expect = 1
+    for s, st in zip(reversed(sizes), reversed(strides)):
+        if s > 1 and st != expect:
+            return False
+        expect *= s
+    return True
+
+
+def _global_shape(infos: list[_ViewInfo], lo: int, length: int) -> tuple[int, ...]:
+    best = None
+    for v in infos:
+        if v.sizes is not None and v.strides is not None and _contiguous(v.sizes, v.strides):
+            if best is None or np.prod(v.sizes) > np.prod(best):
+                best = v.sizes
+    if best is None or lo != 0 or not best:
+        return (length,)
+    inner = int(np.prod(best[1:]))
+    if length == int(np.prod(best)):
+        return best
+    if inner and length % inner == 0:
+        return (length // inner, *best[1:])
+    return (length,)
+
+
+def _classify(fn: func.FuncOp, ov: dict[str, _Override]) -> set[SSAValue]:
+    """The pointer arguments: index args added into some view offset (not given a value)."""
+    added: set[SSAValue] = set()
+    for op in fn.walk():
+        if isinstance(op, ConstructMemoryViewOp):
+            added |= {a for a in _added_terms(op.offset, set()) if isinstance(a, BlockArgument)
+                      and a.owner is fn.body.block and isinstance(a.type, IndexType)}
+    pointers: set[SSAValue] = set()
+    for a in fn.args:
+        o = ov.get(_arg_name(a))
+        if o is not None and o.shape is not None:
+            if a in added:
+                pointers.add(a)
+                o.value = None
+            elif o.value is None or not isinstance(a.type, IndexType | IntegerType):
+                raise op_error(fn, f"argument '{_arg_name(a)}' is not an address any memory "
+                               f"view is built on: give {_arg_name(a)}=VALUE")
+            else:
+                o.shape = None  # `0x180` for a scalar is a hexadecimal value
+        elif a in added and o is None:
+            pointers.add(a)
+    return pointers
+
+
+def _int_ranges(fn: func.FuncOp, probe: AddressProbe) -> dict[SSAValue, tuple[int, int]]:
+    """For buffers read as indirect subscripts: the coordinate range of what they index."""
+    out: dict[SSAValue, tuple[int, int]] = {}
+    for op in fn.walk():
+        if not isinstance(op, ConstructIndirectAccessTileOp):
+            continue
+        base = op.base.owner
+        views = iter(op.indirect_memrefs)
+        for d, kind in enumerate(op.per_dim_subscript_kinds.data):
+            if not cast(Any, kind).value.data:
+                continue
+            iv = next(views).owner
+            if not isinstance(iv, ConstructMemoryViewOp) or not isinstance(
+                    base, ConstructMemoryViewOp):
+                continue
+            try:
+                bounds = affine.dim_bounds(base.coordinate_set.data)[d]
+            except affine.NonLinearError:
+                continue
+            size = int_list(base.static_sizes)[d]
+            lo = bounds[0] if bounds[0] is not None else 0
+            hi = bounds[1] if bounds[1] is not None else lo + size - 1
+            for p in probe.pointer_deps(iv.offset):
+                old = out.get(p, (lo, hi))
+                out[p] = (max(old[0], lo), min(old[1], hi))
+    return out
+
+
+def plan_arguments(func_op: func.FuncOp,
+                   overrides: dict[str, str] | dict[str, str | tuple[int, ...]] | None = None
+                   ) -> list[ArgumentSpec]:
+    """Classify, size and place every argument of a kernel (see the module docstring).
+
+    `overrides` maps argument names to `96x64xf16` (a buffer's shape and element type; the
+    type may be omitted when the shape has two or more dims), to a shape tuple, or to a value
+    for a scalar or runtime_arg (`4096`, `1e-5`). Raises `KtirDiagnostic`.
+    """
+    fn = func_op
+    grid = kernel_grid_of(fn)
+    ov = _parse_overrides(fn, dict(overrides or {}))
+    pointers = _classify(fn, ov)
+    specs: list[ArgumentSpec] = []
+    scalars: dict[SSAValue, Any] = {}
+    for a in fn.args:
+        name = _arg_name(a)
+        o = ov.get(name)
+        spec = ArgumentSpec(name, a.index, "scalar", str(a.type))
+        specs.append(spec)
+        if a in pointers:
+            spec.kind = "pointer"
+            continue
+        t = a.type
+        if isinstance(t, RuntimeArgType):
+            spec.kind = "runtime_arg"
+            t = t.value_type
+        if dtypes.is_shaped(t):
+            raise op_error(fn, f"argument '{name}' has type {t}: kernel arguments are element "
+                           "addresses (index), scalars or runtime_args")
+        if o is not None and o.value is None:
+            raise op_error(fn, f"argument '{name}' is a {spec.kind}, not a buffer: give "
+                           f"{name}=VALUE")
+        try:
+            et = elem_type(t)
+        except UnsupportedType as e:
+            raise op_error(fn, f"argument '{name}': {e}") from None
+        spec.dtype = et.compute
+        if o is None:
+            if not a.uses:
+                spec.value = 0
+                continue
+            raise op_error(fn, f"argument '{name}' ({a.type}) is not bound: give "
+                           f"--arg {name}=VALUE")
+        spec.value = _parse_scalar(fn, name, cast(str, o.value), t)
+        if spec.kind == "runtime_arg":
+            rt = cast(RuntimeArgType, a.type)
+            g, ub = rt.granularity_value, rt.upperbound_value
+            if not et.is_float and g is not None and int(spec.value) % g:
+                raise op_error(fn, f"runtime_arg '{name}' = {spec.value} is not a multiple of "
+                               f"its granularity {g}")
+            if ub is not None and spec.value > ub:
+                raise op_error(fn, f"runtime_arg '{name}' = {spec.value} exceeds its "
+                               f"upperbound {ub}")
+            scalars[a] = RuntimeArg(spec.value, g, ub)
+        else:
+            scalars[a] = spec.value
+    probe = AddressProbe(fn, grid, scalars, pointers)
+    _size_pointers(fn, probe, specs, ov, pointers, int(np.prod(grid)))
+    return specs
+
+
+def _size_pointers(fn: func.FuncOp, probe: AddressProbe, specs: list[ArgumentSpec],
+                   ov: dict[str, _Override], pointers: set[SSAValue], ntiles: int) -> None:
+    per_ptr: dict[SSAValue, list[_ViewInfo]] = {p: [] for p in pointers}
+    failures: dict[SSAValue, tuple[Operation, str]] = {}
+    reserved = {True: 0, False: 0}  # end (bytes) of constant-address ranges per memory kind
+    for view in fn.walk():
+        if not isinstance(view, ConstructMemoryViewOp):
+            continue
+        deps = probe.pointer_deps(view.offset) & pointers
+        if len(deps) > 1:
+            names = ", ".join(sorted("%" + _arg_name(cast(BlockArgument, d)) for d in deps))
+            raise op_error(view, f"has an offset that combines the pointer arguments {names}")
+        ptr = next(iter(deps)) if deps else None
+        try:
+            info = _analyse_view(probe, view, ptr)
+        except NotEvaluable as e:
+            if ptr is not None:
+                failures.setdefault(ptr, (view, str(e)))
+            continue
+        if info is None:
+            continue
+        if ptr is None:
+            end = (info.rel[1] + 1) * info.elem.itemsize
+            reserved[info.is_global] = max(reserved[info.is_global], end)
+        else:
+            per_ptr[ptr].append(info)
+    ranges = _int_ranges(fn, probe)
+    cursor = {True: _align(reserved[True]), False: _align(reserved[False])}
+    for a in fn.args:
+        if a not in pointers:
+            continue
+        spec = specs[a.index]
+        o = ov.get(spec.name)
+        infos = per_ptr[a]
+        if a in failures and (o is None or o.shape is None):
+            view, why = failures[a]
+            raise op_error(view, f"cannot infer the buffer of argument '{spec.name}': its "
+                           f"address {why}; give --arg {spec.name}=SHAPExTYPE (e.g. 96x64xf16)")
+        if not infos and (o is None or o.shape is None):
+            raise op_error(fn, f"cannot infer the buffer of argument '{spec.name}': no memory "
+                           f"view reaches it; give --arg {spec.name}=SHAPExTYPE")
+        elems = {i.elem.name for i in infos}
+        if len(elems) > 1:
+            raise op_error(infos[0].op, f"argument '{spec.name}' is viewed with several "
+                           f"element types ({', '.join(sorted(elems))})")
+        if o is not None and o.elem is not None:
+            et = elem_type_named(o.elem)
+            if infos and et.name != infos[0].elem.name:
+                raise op_error(infos[0].op, f"argument '{spec.name}' is given as {o.elem} but "
+                               f"its views hold {infos[0].elem.name}")
+        elif infos:
+            et = infos[0].elem
+        else:
+            raise op_error(fn, f"argument '{spec.name}' needs an element type: give "
+                           f"--arg {spec.name}=SHAPExTYPE")
+        spaces = {i.is_global for i in infos} or {True}
+        if len(spaces) > 1:
+            raise op_error(infos[0].op, f"argument '{spec.name}' is viewed both in device "
+                           "memory and in scratchpads, which the interpreter does not support")
+        spec.elem, spec.element_type = et, _elem_name(et)
+        spec.dtype = et.compute
+        if et.is_float is False and a in ranges:
+            spec.int_range = ranges[a]
+        elif not et.is_float:
+            spec.int_range = (0, 1) if et.width == 1 else DEFAULT_INT_RANGE
+        is_global = spaces.pop()
+        spec.memory = "global" if is_global else "scratchpad"
+        if is_global:
+            _place_global(spec, infos, o, cursor)
+        else:
+            _place_scratchpad(spec, infos, o, cursor, ntiles)
+
+
+def elem_type_named(name: str) -> ElemType:
+    from xdsl.dialects.builtin import (
+        BFloat16Type,
+        Float16Type,
+        Float32Type,
+        Float64Type,
+    )
+
+    from ktir.dialects.spyreop import DF16Type
+
+    table: dict[str, Any] = {"f16": Float16Type(), "f32": Float32Type(), "f64": Float64Type(),
+                             "bf16": BFloat16Type(), "df16": DF16Type(), "index": IndexType()}
+    t = table.get(name) or IntegerType(int(name[1:]))
+    return elem_type(t)
+
+
+def _align(nbytes: int) -> int:
+    return -(-nbytes // STICK_BYTES) * STICK_BYTES
+
+
+def _place_global(spec: ArgumentSpec, infos: list[_ViewInfo], o: _Override | None,
+                  cursor: dict[bool, int]) -> None:
+    et = cast(ElemType, spec.elem)
+    lo = min((i.rel[0] for i in infos), default=0)
+    hi = max((i.rel[1] for i in infos), default=-1)
+    length = hi - lo + 1 if infos else 0
+    if o is not None and o.shape is not None:
+        count = int(np.prod(o.shape))
+        if infos and count < length:
+            raise op_error(infos[0].op, f"argument '{spec.name}' is given {count} elements but "
+                           f"the kernel addresses {length} from it")
+        spec.shape = o.shape
+        length = max(length, count)
+    else:
+        spec.shape = _global_shape(infos, lo, length)
+    start_bytes = _align(cursor[True])
+    spec.start = start_bytes // et.itemsize
+    spec.address = spec.start - min(lo, 0)
+    cursor[True] = _align(start_bytes + max(length, 1) * et.itemsize)
+
+
+def _place_scratchpad(spec: ArgumentSpec, infos: list[_ViewInfo], o: _Override | None,
+                      cursor: dict[bool, int], ntiles: int) -> None:
+    et = cast(ElemType, spec.elem)
+    own = {i.ct is None for i in infos}
+    if len(own) > 1:
+        raise op_error(infos[0].op, f"argument '{spec.name}' is viewed both in the executing "
+                       "tile's scratchpad and in named ones, which the interpreter does not "
+                       "support")
+    extent = 0
+    for i in infos:
+        if i.sizes is None or i.strides is None or i.box is None or i.delta[0] != i.delta[1]:
+            raise op_error(i.op, f"the scratchpad buffer of argument '{spec.name}' needs a view "
+                           "with the same static layout on every tile")
+        if any(b[0] < 0 for b in i.box):
+            raise op_error(i.op, f"argument '{spec.name}' is viewed at negative coordinates")
+        spec.placements.append(Placement(i.ct, i.delta[0], i.sizes, i.strides, i.lo, i.box))
+        extent = max(extent, i.rel[1] + 1)
+    rank = len(infos[0].box or ())
+    shape = tuple(max(cast(tuple, i.box)[k][1] + 1 for i in infos) for k in range(rank))
+    if own.pop():
+        shape = (ntiles, *shape)
+    if o is not None and o.shape is not None and tuple(o.shape) != shape:
+        raise op_error(infos[0].op, f"argument '{spec.name}' is given shape "
+                       f"{'x'.join(map(str, o.shape))} but its views span "
+                       f"{'x'.join(map(str, shape))}")
+    spec.shape = shape
+    start_bytes = _align(cursor[False])
+    spec.start = spec.address = start_bytes // et.itemsize
+    cursor[False] = _align(start_bytes + max(extent, 1) * et.itemsize)
+
+
+def make_inputs(specs: list[ArgumentSpec], seed: int = 0) -> dict[str, np.ndarray]:
+    """Seeded inputs for every pointer argument, reproducible per (seed, argument position).
+
+    Floats are drawn uniform in [-1, 1) in float32 and rounded to the element type (so an
+    fp16 value may round to 1.0), a range where fp16 softmax and layer norm are well
+    conditioned. Each argument has its own generator, `numpy.random.default_rng([seed,
+    position of the argument])`. Integers are uniform in `spec.int_range`: the coordinate
+    range of the dimension they index when the buffer feeds an indirect subscript, else
+    [0, 15]; i1 buffers hold 0/1.
+    """
+    out: dict[str, np.ndarray] = {}
+    for s in specs:
+        if s.kind != "pointer" or s.shape is None or s.elem is None:
+            continue
+        rng = np.random.default_rng([seed, s.index])
+        et = s.elem
+        if et.is_float:
+            v = (rng.random(size=s.shape, dtype=np.float32) * np.float32(2.0) - np.float32(1.0)
+                 ).astype(et.compute)
+            out[s.name] = et.round(v) if et.round is not None else v
+        elif et.width == 1:
+            out[s.name] = rng.integers(0, 2, size=s.shape).astype(np.bool_)
+        else:
+            lo, hi = s.int_range or DEFAULT_INT_RANGE
+            out[s.name] = rng.integers(lo, hi + 1, size=s.shape).astype(et.compute)
+    return out
+
+
+def check_input(spec: ArgumentSpec, value: Any) -> np.ndarray:
+    """A user-given array for a pointer argument, in the spec's dtype and shape."""
+    arr = np.asarray(value)
+    assert spec.shape is not None
+    assert spec.dtype is not None
+    if arr.size != spec.count:
+        raise KtirDiagnostic(f"error: input '{spec.name}' has shape {arr.shape} but the kernel's "
+                             f"buffer is {'x'.join(map(str, spec.shape))}")
+    out = arr.reshape(spec.shape).astype(spec.dtype)
+    if spec.elem is not None and spec.elem.round is not None:
+        out = spec.elem.round(out)
+    return out

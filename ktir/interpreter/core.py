@@ -1,0 +1,312 @@
+"""The interpreter's core: IR blocks compiled once into Python closures over a register file.
+
+Every SSA value of a kernel gets a slot in a list (`r`); slot 0 holds the `TileContext` of the
+tile being run. Each op becomes a closure `fn(r)` that reads its operands' slots and writes its
+results' slots, with everything static (attributes, shapes, dtypes, numpy index plans) looked
+up once at compile time. Executing a block is `for fn in fns: fn(r)`. This keeps the per-op cost
+to a Python call plus the numpy work, instead of re-reading xDSL properties on every execution.
+
+Ops that contain inter-tile communication compile to generator functions instead: a tile
+suspends (yields a `Wait`) at `inter_tile_reduce`/`consume` until its producers have
+contributed, so the grid runs as cooperative coroutines (see `intertile.py`). Kernels without
+communication never pay for generators.
+
+Handlers live in one module per dialect family (`ops_*.py`); they register with `@handles`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from xdsl.dialects import func
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+    AffineSymExpr,
+)
+from xdsl.traits import IsTerminator
+
+from ktir.diagnostics import KtirDiagnostic, op_error
+from ktir.interpreter.dtypes import UnsupportedType
+
+if TYPE_CHECKING:
+    from ktir.interpreter.intertile import Exchange
+    from ktir.interpreter.memory import Machine
+
+Fn = Callable[[list[Any]], Any]
+Handler = Callable[["Compiler", Operation], Fn]
+
+HANDLERS: dict[type[Operation], Handler] = {}
+_HANDLER_MODULES = ("ops_arith", "ops_scf", "ops_tensor", "ops_linalg", "ops_ktdp",
+                    "intertile", "ops_spyreop")
+
+
+def handles(*op_types: type[Operation]) -> Callable[[Handler], Handler]:
+    """Register a compile function for one or more op classes."""
+
+    def deco(fn: Handler) -> Handler:
+        for t in op_types:
+            HANDLERS[t] = fn
+        return fn
+
+    return deco
+
+
+def _load_handlers() -> None:
+    import importlib
+
+    for name in _HANDLER_MODULES:
+        importlib.import_module(f"ktir.interpreter.{name}")
+
+
+# ---------------------------------------------------------------------------- run-time state
+
+
+@dataclass
+class TileContext:
+    """What an op needs to know about the tile executing it (register slot 0)."""
+
+    tile: int
+    coords: tuple[int, ...]
+    machine: Machine
+    exchange: Exchange | None = None
+    counters: dict[Operation, int] = field(default_factory=dict)
+
+    def where(self) -> str:
+        return f"on tile {self.tile} (grid coordinates ({', '.join(map(str, self.coords))}))"
+
+
+def fail(op: Operation, r: list[Any], message: str) -> KtirDiagnostic:
+    """A diagnostic naming the op and the tile that ran into it."""
+    ctx = r[0]
+    where = ctx.where() if isinstance(ctx, TileContext) else ""
+    return op_error(op, f"{message} {where}".rstrip())
+
+
+def compile_error(op: Operation, message: str) -> KtirDiagnostic:
+    return op_error(op, message)
+
+
+@dataclass
+class Wait:
+    """What a suspended tile waits for; the scheduler resumes it once `ready()` holds."""
+
+    op: Operation
+    ready: Callable[[], bool]
+    describe: Callable[[], str]
+
+
+# ---------------------------------------------------------------------------- compiled blocks
+
+
+@dataclass
+class Body:
+    """A compiled block: its ops (plain closures, or (closure, is_generator) pairs) and the
+    slots its terminator reads."""
+
+    fns: tuple[Fn, ...]
+    gens: tuple[bool, ...]
+    term: Operation | None
+    term_slots: tuple[int, ...]
+    arg_slots: tuple[int, ...]
+
+    @property
+    def gen(self) -> bool:
+        return any(self.gens)
+
+    def run(self, r: list[Any]) -> None:
+        for f in self.fns:
+            f(r)
+
+    def run_gen(self, r: list[Any]) -> Iterator[Wait]:
+        for f, g in zip(self.fns, self.gens):
+            if g:
+                yield from f(r)
+            else:
+                f(r)
+
+    def results(self, r: list[Any]) -> list[Any]:
+        return [r[s] for s in self.term_slots]
+
+
+def _contains_intertile(op: Operation) -> bool:
+    from ktir.dialects.ktdp import InterTileConsumeOp, InterTileReduceOp
+
+    return any(isinstance(o, InterTileReduceOp | InterTileConsumeOp) for o in op.walk())
+
+
+class Compiler:
+    """Compiles one function (and what it calls) into closures over a register list."""
+
+    def __init__(self) -> None:
+        _load_handlers()
+        self.slots: dict[SSAValue, int] = {}
+        self.nslots = 1
+        self._suspending: dict[Operation, bool] = {}
+        self.functions: dict[str, Program] = {}
+        self.module: Operation | None = None
+        self.index_slots: list[int] = []  # linalg.index reads the innermost generic's slot
+        # inside linalg bodies and combiners, scalar-typed ops see whole arrays
+        self.vector_mode = False
+
+    def slot(self, v: SSAValue) -> int:
+        s = self.slots.get(v)
+        if s is None:
+            s = self.slots[v] = self.nslots
+            self.nslots += 1
+        return s
+
+    def slots_of(self, values: Sequence[SSAValue]) -> tuple[int, ...]:
+        return tuple(self.slot(v) for v in values)
+
+    def fresh_slot(self) -> int:
+        """A slot that no SSA value owns (scratch state of one op)."""
+        self.nslots += 1
+        return self.nslots - 1
+
+    def suspends(self, op: Operation) -> bool:
+        """Whether running `op` may suspend the tile (it is or holds a reduce/consume)."""
+        s = self._suspending.get(op)
+        if s is None:
+            s = self._suspending[op] = _contains_intertile(op)
+        return s
+
+    def compile_op(self, op: Operation) -> Fn:
+        handler = HANDLERS.get(type(op))
+        if handler is None:
+            raise compile_error(op, "is not supported by the KTIR interpreter")
+        try:
+            return handler(self, op)
+        except UnsupportedType as e:
+            raise compile_error(op, str(e)) from None
+
+    def compile_ops(self, ops: Sequence[Operation]) -> tuple[Fn, ...]:
+        """Closures of the ops of a linalg body: scalar-typed ops run on whole arrays."""
+        old, self.vector_mode = self.vector_mode, True
+        try:
+            return tuple(self.compile_op(op) for op in ops)
+        finally:
+            self.vector_mode = old
+
+    def compile_vector_region(self, region: Region) -> Body:
+        """A region whose scalar-typed ops see arrays (linalg.reduce, combiners)."""
+        old, self.vector_mode = self.vector_mode, True
+        try:
+            return self.compile_region(region)
+        finally:
+            self.vector_mode = old
+
+    def shaped(self, t: Any) -> bool:
+        """Whether values of type `t` are arrays here (tensors, or anything in a body)."""
+        from ktir.interpreter.dtypes import is_shaped
+
+        return self.vector_mode or is_shaped(t)
+
+    def compile_block(self, block: Block) -> Body:
+        fns: list[Fn] = []
+        gens: list[bool] = []
+        term: Operation | None = None
+        for op in block.ops:
+            if op.has_trait(IsTerminator):
+                term = op
+                break
+            fns.append(self.compile_op(op))
+            gens.append(self.suspends(op))
+        term_slots = self.slots_of(term.operands) if term is not None else ()
+        return Body(tuple(fns), tuple(gens), term, term_slots, self.slots_of(block.args))
+
+    def compile_region(self, region: Region) -> Body:
+        if len(region.blocks) != 1:
+            parent = region.parent_op()
+            assert parent is not None
+            raise compile_error(parent, "regions with several blocks are not supported by "
+                                "the interpreter")
+        return self.compile_block(region.block)
+
+    def function(self, name: str, at: Operation) -> Program:
+        """The compiled program of a function of the module (for func.call)."""
+        prog = self.functions.get(name)
+        if prog is not None:
+            return prog
+        module = self.module
+        target = None
+        if module is not None:
+            for o in module.walk():
+                if isinstance(o, func.FuncOp) and o.sym_name.data == name:
+                    target = o
+                    break
+        if target is None:
+            raise compile_error(at, f"calls unknown function @{name}")
+        prog = self.functions[name] = Program(target, self)
+        return prog
+
+
+class Program:
+    """A compiled function: a Body plus the slots of its arguments."""
+
+    def __init__(self, fn: func.FuncOp, compiler: Compiler | None = None):
+        self.func = fn
+        c = compiler or Compiler()
+        if c.module is None:
+            c.module = fn.parent_op()
+        c.functions.setdefault(fn.sym_name.data, self)
+        self.compiler = c
+        if fn.body.blocks and len(fn.body.blocks) > 1:
+            raise compile_error(fn, "functions with several blocks are not supported by the "
+                                "interpreter")
+        self.body = c.compile_block(fn.body.block) if fn.body.blocks else Body(
+            (), (), None, (), ())
+        self.arg_slots = c.slots_of(fn.args)
+
+    @property
+    def suspends(self) -> bool:
+        return self.body.gen
+
+    def frame(self, ctx: TileContext, args: Sequence[Any]) -> list[Any]:
+        r: list[Any] = [None] * self.compiler.nslots
+        r[0] = ctx
+        for s, v in zip(self.arg_slots, args):
+            r[s] = v
+        return r
+
+
+# ---------------------------------------------------------------------------- affine maps
+
+
+def _expr_src(e: AffineExpr, dims: Sequence[str] | None = None) -> str:
+    if isinstance(e, AffineConstantExpr):
+        return str(e.value)
+    if isinstance(e, AffineDimExpr):
+        return dims[e.position] if dims is not None else f"d[{e.position}]"
+    if isinstance(e, AffineSymExpr):
+        return f"s[{e.position}]"
+    assert isinstance(e, AffineBinaryOpExpr)
+    a, b = _expr_src(e.lhs, dims), _expr_src(e.rhs, dims)
+    match e.kind:
+        case AffineBinaryOpKind.Add:
+            return f"({a} + {b})"
+        case AffineBinaryOpKind.Mul:
+            return f"({a} * {b})"
+        case AffineBinaryOpKind.FloorDiv:
+            return f"({a} // {b})"
+        case AffineBinaryOpKind.CeilDiv:
+            return f"(-((-{a}) // {b}))"
+        case AffineBinaryOpKind.Mod:
+            return f"({a} % {b})"
+
+
+def affine_reader(amap: AffineMap, slots: Sequence[int]) -> Callable[[list[Any]], tuple[int, ...]]:
+    """An affine map of SSA values as `r -> tuple`, reading dim k from register `slots[k]`.
+
+    The register numbers are compiled into the code, so evaluating a base point is one call.
+    """
+    body = ", ".join(_expr_src(e, [f"r[{s}]" for s in slots]) for e in amap.results)
+    code = f"lambda r: ({body}{',' if len(amap.results) == 1 else ''})"
+    return eval(code, {"__builtins__": {}})

@@ -1,0 +1,299 @@
+"""MLIR element types as numpy dtypes, and the numerics numpy lacks (df16, bf16, erf).
+
+Values in the interpreter are numpy arrays (tensors) or scalars: `index` and integer scalars are
+Python ints kept in two's-complement range (D3: `index` is 64-bit signed), `f16`/`f32` scalars
+are numpy scalars of that width, `f64` scalars Python floats. `!spyreop.df16` (1-6-9, IEEE
+convention, bias 31) and `bf16` have no numpy dtype: they travel as float32 arrays whose values
+are already rounded to the narrow format ("carrier" values), are rounded again after every op
+that produces one, and are stored in memory as 16-bit patterns.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    TensorType,
+)
+from xdsl.ir import Attribute
+
+from ktir.dialects.spyreop import DF16Type
+
+Rounder = Callable[[np.ndarray], np.ndarray]
+
+
+class UnsupportedType(ValueError):
+    """An element type the interpreter has no numpy representation for."""
+
+
+@dataclass(frozen=True)
+class ElemType:
+    """How values of one MLIR element type live in memory and in registers."""
+
+    name: str
+    storage: np.dtype  # bytes in memory
+    compute: np.dtype  # dtype of tensors (and of non-Python scalars)
+    width: int = 0  # bits, for integer wrap-around; 0 for floats
+    is_float: bool = False
+    is_index: bool = False
+    round: Rounder | None = None  # carrier rounding for emulated floats
+    encode: Rounder | None = None  # carrier -> storage bits
+    decode: Rounder | None = None  # storage bits -> carrier
+
+    @property
+    def itemsize(self) -> int:
+        return self.storage.itemsize
+
+
+# ---------------------------------------------------------------------------- emulated floats
+
+
+def _round_mantissa(x: np.ndarray, drop: int, max_finite: float, min_normal: float,
+                    quantum: float) -> np.ndarray:
+    """Round float32 values to a float format with `23 - drop` mantissa bits (ties to even)."""
+    x = np.asarray(x, dtype=np.float32)
+    bits = x.view(np.uint32)
+    half = np.uint32((1 << (drop - 1)) - 1)
+    r = (bits + half + ((bits >> np.uint32(drop)) & np.uint32(1))) & np.uint32(
+        ~((1 << drop) - 1) & 0xFFFFFFFF)
+    out = r.view(np.float32)
+    with np.errstate(over="ignore", invalid="ignore"):
+        small = np.abs(x) < min_normal
+        if small.any():
+            out = np.where(small, (np.round(x / np.float32(quantum)) * np.float32(quantum))
+                           .astype(np.float32), out)
+        big = np.abs(out) > max_finite
+        if big.any():
+            out = np.where(big, np.copysign(np.float32(np.inf), x), out)
+    nan = np.isnan(x)
+    if nan.any():
+        out = np.where(nan, np.float32(np.nan), out)
+    return out.astype(np.float32, copy=False)
+
+
+DF16_MAX = (2.0 - 2.0**-9) * 2.0**31
+DF16_MIN_NORMAL = 2.0**-30
+DF16_QUANTUM = 2.0**-39
+
+
+def round_df16(x: np.ndarray) -> np.ndarray:
+    """Round to !spyreop.df16 (1 sign, 6 exponent bits with bias 31, 9 mantissa bits)."""
+    return _round_mantissa(x, 14, DF16_MAX, DF16_MIN_NORMAL, DF16_QUANTUM)
+
+
+def encode_df16(x: np.ndarray) -> np.ndarray:
+    """df16 carrier values (already rounded) -> 16-bit patterns."""
+    x = np.asarray(x, dtype=np.float32)
+    bits = x.view(np.uint32)
+    sign = ((bits >> np.uint32(16)) & np.uint32(0x8000)).astype(np.uint16)
+    a = np.abs(x)
+    exp32 = ((bits >> np.uint32(23)) & np.uint32(0xFF)).astype(np.int32)
+    e = np.clip(exp32 - 127 + 31, 0, 63).astype(np.uint16)
+    mant = ((bits >> np.uint32(14)) & np.uint32(0x1FF)).astype(np.uint16)
+    normal = (e << np.uint16(9)) | mant
+    with np.errstate(invalid="ignore", over="ignore"):
+        sub = np.round(np.where(a < DF16_MIN_NORMAL, a, 0) / np.float32(DF16_QUANTUM)).astype(
+            np.uint16)
+    out = np.where(a < DF16_MIN_NORMAL, sub, normal)
+    out = np.where(np.isinf(x), np.uint16(63 << 9), out)
+    out = np.where(np.isnan(x), np.uint16((63 << 9) | 0x100), out)
+    return (out | sign).astype(np.uint16)
+
+
+def decode_df16(b: np.ndarray) -> np.ndarray:
+    """16-bit df16 patterns -> float32 carrier values."""
+    b = np.asarray(b, dtype=np.uint16).astype(np.int32)
+    sign = np.where(b & 0x8000, np.float32(-1.0), np.float32(1.0))
+    e = (b >> 9) & 0x3F
+    m = (b & 0x1FF).astype(np.float32)
+    with np.errstate(over="ignore"):
+        normal = (np.float32(1.0) + m / np.float32(512.0)) * np.exp2(
+            (e - 31).astype(np.float32))
+    sub = m * np.float32(DF16_QUANTUM)
+    val = np.where(e == 0, sub, normal)
+    val = np.where(e == 63, np.where(m == 0, np.float32(np.inf), np.float32(np.nan)), val)
+    return (sign * val).astype(np.float32)
+
+
+BF16_MAX = float(np.finfo(np.float32).max)
+
+
+def round_bf16(x: np.ndarray) -> np.ndarray:
+    """Round to bfloat16 (float32 with 7 mantissa bits)."""
+    return _round_mantissa(x, 16, 3.3895313892515355e38, 2.0**-126, 2.0**-133)
+
+
+def encode_bf16(x: np.ndarray) -> np.ndarray:
+    return (np.asarray(x, dtype=np.float32).view(np.uint32) >> np.uint32(16)).astype(np.uint16)
+
+
+def decode_bf16(b: np.ndarray) -> np.ndarray:
+    return (np.asarray(b, dtype=np.uint16).astype(np.uint32) << np.uint32(16)).view(np.float32)
+
+
+# ---------------------------------------------------------------------------- the type table
+
+_F16 = ElemType("f16", np.dtype(np.float16), np.dtype(np.float16), is_float=True)
+_F32 = ElemType("f32", np.dtype(np.float32), np.dtype(np.float32), is_float=True)
+_F64 = ElemType("f64", np.dtype(np.float64), np.dtype(np.float64), is_float=True)
+_DF16 = ElemType("!spyreop.df16", np.dtype(np.uint16), np.dtype(np.float32), is_float=True,
+                 round=round_df16, encode=encode_df16, decode=decode_df16)
+_BF16 = ElemType("bf16", np.dtype(np.uint16), np.dtype(np.float32), is_float=True,
+                 round=round_bf16, encode=encode_bf16, decode=decode_bf16)
+_INDEX = ElemType("index", np.dtype(np.int64), np.dtype(np.int64), width=64, is_index=True)
+_INTS = {w: np.dtype(f"int{w}") for w in (8, 16, 32, 64)}
+
+
+def elem_type(t: Attribute) -> ElemType:
+    """The ElemType of a scalar type, or of the element type of a tensor/memref type."""
+    if isinstance(t, TensorType | MemRefType):
+        t = t.get_element_type()
+    if isinstance(t, Float16Type):
+        return _F16
+    if isinstance(t, Float32Type):
+        return _F32
+    if isinstance(t, Float64Type):
+        return _F64
+    if isinstance(t, DF16Type):
+        return _DF16
+    if isinstance(t, BFloat16Type):
+        return _BF16
+    if isinstance(t, IndexType):
+        return _INDEX
+    if isinstance(t, IntegerType):
+        w = t.width.data
+        if w == 1:
+            return ElemType("i1", np.dtype(np.bool_), np.dtype(np.bool_), width=1)
+        if w in _INTS:
+            return ElemType(f"i{w}", _INTS[w], _INTS[w], width=w)
+        raise UnsupportedType(f"integer type i{w} is not supported by the interpreter "
+                              "(widths 1, 8, 16, 32, 64 are)")
+    raise UnsupportedType(f"type {t} is not supported by the interpreter")
+
+
+NUMPY_NAMES = {"f16": "float16", "f32": "float32", "f64": "float64", "index": "int64",
+               "i1": "bool", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
+               "!spyreop.df16": "float32", "bf16": "float32"}
+
+
+def is_shaped(t: Attribute) -> bool:
+    return isinstance(t, TensorType | MemRefType)
+
+
+# ---------------------------------------------------------------------------- scalars
+
+
+def wrap_int(v: int, width: int) -> int:
+    """Two's-complement wrap of a Python int to `width` bits (signed representation)."""
+    if width == 1:
+        return v & 1
+    m = 1 << width
+    v &= m - 1
+    return v - m if v >= m >> 1 else v
+
+
+def to_unsigned(v: int, width: int) -> int:
+    return v & ((1 << width) - 1)
+
+
+def scalar(value: object, et: ElemType) -> object:
+    """A Python/numpy value as this project's scalar representation of `et`."""
+    if et.is_float:
+        if et.round is not None:
+            return np.float32(et.round(np.asarray([value], np.float32))[0])
+        if et.compute == np.float64:
+            return float(value)  # type: ignore[arg-type]
+        return et.compute.type(value)
+    if et.width == 1:
+        return int(bool(value))
+    return wrap_int(int(value), et.width)  # type: ignore[call-overload]
+
+
+def from_array_item(item: object, et: ElemType) -> object:
+    """An element read out of a tensor as a scalar value."""
+    if et.is_float:
+        return float(item) if et.compute == np.float64 else item  # type: ignore[arg-type]
+    return int(item)  # type: ignore[call-overload]
+
+
+# ---------------------------------------------------------------------------- erf
+
+# W. J. Cody's rational approximations (Math. Comp. 1969), as tabulated in the public domain
+# SPECFUN library: relative error below 1e-15 on each interval, so float64 evaluation followed
+# by rounding to f32/f16 is correctly rounded in practice.
+_ERF_A = (3.16112374387056560e00, 1.13864154151050156e02, 3.77485237685302021e02,
+          3.20937758913846947e03, 1.85777706184603153e-1)
+_ERF_B = (2.36012909523441209e01, 2.44024637934444173e02, 1.28261652607737228e03,
+          2.84423683343917062e03)
+_ERF_C = (5.64188496988670089e-1, 8.88314979438837594e00, 6.61191906371416295e01,
+          2.98635138197400131e02, 8.81952221241769090e02, 1.71204761263407058e03,
+          2.05107837782607147e03, 1.23033935479799725e03, 2.15311535474403846e-8)
+_ERF_D = (1.57449261107098347e01, 1.17693950891312499e02, 5.37181101862009858e02,
+          1.62138957456669019e03, 3.29079923573345963e03, 4.36261909014324716e03,
+          3.43936767414372164e03, 1.23033935480374942e03)
+_ERF_P = (3.05326634961232344e-1, 3.60344899949804439e-1, 1.25781726111229246e-1,
+          1.60837851487422766e-2, 6.58749161529837803e-4, 1.63153871373020978e-2)
+_ERF_Q = (2.56852019228982242e00, 1.87295284992346725e00, 5.27905102951428412e-1,
+          6.05183413124413191e-2, 2.33520497626869185e-3)
+_SQRPI = 5.6418958354775628695e-1
+
+
+def _erf_small(y: np.ndarray) -> np.ndarray:
+    z = y * y
+    num = _ERF_A[4] * z
+    den = z
+    for i in range(3):
+        num = (num + _ERF_A[i]) * z
+        den = (den + _ERF_B[i]) * z
+    return y * (num + _ERF_A[3]) / (den + _ERF_B[3])
+
+
+def _erfc_mid(y: np.ndarray) -> np.ndarray:
+    num = _ERF_C[8] * y
+    den = y
+    for i in range(7):
+        num = (num + _ERF_C[i]) * y
+        den = (den + _ERF_D[i]) * y
+    r = (num + _ERF_C[7]) / (den + _ERF_D[7])
+    return r * np.exp(-y * y)
+
+
+def _erfc_large(y: np.ndarray) -> np.ndarray:
+    z = 1.0 / (y * y)
+    num = _ERF_P[5] * z
+    den = z
+    for i in range(4):
+        num = (num + _ERF_P[i]) * z
+        den = (den + _ERF_Q[i]) * z
+    r = z * (num + _ERF_P[4]) / (den + _ERF_Q[4])
+    r = (_SQRPI - r) / y
+    return r * np.exp(-y * y)
+
+
+def erf(x: np.ndarray | float) -> np.ndarray | float:
+    """Vectorised erf in float64 (numpy has none); the caller rounds to its type."""
+    if isinstance(x, float):
+        return math.erf(x)
+    a = np.asarray(x, dtype=np.float64)
+    y = np.abs(a)
+    out = np.empty_like(y)
+    with np.errstate(all="ignore"):
+        small = y <= 0.46875
+        mid = (y > 0.46875) & (y <= 4.0)
+        large = y > 4.0
+        out[small] = _erf_small(y[small])
+        out[mid] = 1.0 - _erfc_mid(y[mid])
+        big = y[large]
+        out[large] = np.where(big < 26.0, 1.0 - _erfc_large(np.minimum(big, 26.0)), 1.0)
+    out = np.where(np.isnan(a), np.nan, out)
+    return np.copysign(out, a)

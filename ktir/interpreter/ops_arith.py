@@ -1,0 +1,556 @@
+"""`arith` and `math` on scalars and whole tensors.
+
+Integer scalars are Python ints in two's-complement range of their width (`index` is 64-bit);
+integer tensors are numpy arrays of that width, which wrap natively. Float ops run on numpy
+scalars/arrays of the result's width, so f16 stays f16. The `math` functions of f16, bf16 and
+df16 values are evaluated in float32 and rounded once to the result type; f32 in float32, f64
+in float64; `erf` is evaluated in float64 (numpy has none) and rounded. Division by zero is an
+error rather than poison.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any, cast
+
+import numpy as np
+from xdsl.dialects import arith
+from xdsl.dialects import math as mathd
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    TensorType,
+)
+from xdsl.ir import Operation
+
+from ktir.dialects import mlir_compat
+from ktir.interpreter import dtypes
+from ktir.interpreter.core import Compiler, Fn, compile_error, fail, handles
+from ktir.interpreter.dtypes import ElemType, elem_type, wrap_int
+
+# ---------------------------------------------------------------------------- helpers
+
+
+def rounded(c: Compiler, op: Operation, fn: Fn) -> Fn:
+    """Wrap `fn` so that emulated-float results (df16, bf16) are rounded after it runs."""
+    outs = [(c.slot(v), elem_type(v.type).round) for v in op.results
+            if _float_elem(v.type) is not None and elem_type(v.type).round is not None]
+    if not outs:
+        return fn
+
+    def run(r: list[Any]) -> None:
+        fn(r)
+        for s, rnd in outs:
+            v = r[s]
+            if isinstance(v, np.ndarray):
+                r[s] = rnd(v)
+            else:
+                r[s] = np.float32(rnd(np.asarray([v], np.float32))[0])
+
+    return run
+
+
+def _float_elem(t: Any) -> ElemType | None:
+    try:
+        et = elem_type(t)
+    except dtypes.UnsupportedType:
+        return None
+    return et if et.is_float else None
+
+
+def _int_bounds(width: int) -> tuple[int, int]:
+    if width == 1:
+        return 0, 1
+    return -(1 << (width - 1)), (1 << (width - 1)) - 1
+
+
+def _tdiv(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def _np_tdiv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    q = np.floor_divide(a, b)
+    fix = (np.remainder(a, b) != 0) & ((np.asarray(a) < 0) != (np.asarray(b) < 0))
+    return q + fix.astype(q.dtype)
+
+
+def _unsigned(v: Any, et: ElemType) -> Any:
+    if isinstance(v, np.ndarray):
+        return v.view(np.dtype(f"uint{et.storage.itemsize * 8}")) if et.width > 1 else v
+    return dtypes.to_unsigned(v, et.width)
+
+
+def _signed_back(v: Any, et: ElemType) -> Any:
+    if isinstance(v, np.ndarray):
+        return v.astype(et.compute, copy=False) if v.dtype != et.compute else v
+    return wrap_int(int(v), et.width)
+
+
+# ---------------------------------------------------------------------------- integer ops
+
+_INT_SCALAR: dict[type[Operation], Callable[[int, int], int]] = {
+    arith.AddiOp: operator.add, arith.SubiOp: operator.sub, arith.MuliOp: operator.mul,
+    arith.AndIOp: operator.and_, arith.OrIOp: operator.or_, arith.XOrIOp: operator.xor,
+    arith.MaxSIOp: max, arith.MinSIOp: min,
+    arith.FloorDivSIOp: operator.floordiv, arith.DivSIOp: _tdiv,
+    arith.CeilDivSIOp: lambda a, b: -((-a) // b),
+    arith.RemSIOp: lambda a, b: a - b * _tdiv(a, b),
+}
+_INT_ARRAY: dict[type[Operation], Callable[[Any, Any], Any]] = {
+    arith.AddiOp: np.add, arith.SubiOp: np.subtract, arith.MuliOp: np.multiply,
+    arith.AndIOp: np.bitwise_and, arith.OrIOp: np.bitwise_or, arith.XOrIOp: np.bitwise_xor,
+    arith.MaxSIOp: np.maximum, arith.MinSIOp: np.minimum,
+    arith.FloorDivSIOp: np.floor_divide, arith.DivSIOp: _np_tdiv,
+    arith.CeilDivSIOp: lambda a, b: -np.floor_divide(-a, b),
+    arith.RemSIOp: np.fmod,
+}
+_DIVIDES = (arith.FloorDivSIOp, arith.DivSIOp, arith.CeilDivSIOp, arith.RemSIOp,
+            arith.DivUIOp, arith.RemUIOp, arith.CeilDivUIOp)
+_UNSIGNED: dict[type[Operation], Callable[[Any, Any], Any]] = {
+    arith.DivUIOp: operator.floordiv, arith.RemUIOp: operator.mod,
+    arith.CeilDivUIOp: lambda a, b: -((-a) // b),
+    arith.MaxUIOp: lambda a, b: np.maximum(a, b) if isinstance(a, np.ndarray) else max(a, b),
+    arith.MinUIOp: lambda a, b: np.minimum(a, b) if isinstance(a, np.ndarray) else min(a, b),
+}
+
+
+@handles(*_INT_SCALAR, *_UNSIGNED)
+def _int_binary(c: Compiler, op: Operation) -> Fn:
+    a, b = c.slots_of(op.operands)
+    o = c.slot(op.results[0])
+    et = elem_type(op.results[0].type)
+    kind = type(op)
+    check_zero = kind in _DIVIDES
+
+    def zero_error(r: list[Any]) -> Exception:
+        return fail(op, r, "divides by zero")
+
+    if kind in _UNSIGNED:
+        f = _UNSIGNED[kind]
+
+        def run_u(r: list[Any]) -> None:
+            x, y = _unsigned(r[a], et), _unsigned(r[b], et)
+            if check_zero and np.any(y == 0):
+                raise zero_error(r)
+            r[o] = _signed_back(f(x, y), et)
+
+        return run_u
+    if c.shaped(op.results[0].type):
+        g = _INT_ARRAY[kind]
+        if et.width == 1:
+            g = {arith.AddiOp: np.logical_xor, arith.SubiOp: np.logical_xor,
+                 arith.MuliOp: np.logical_and}.get(kind, g)
+
+        def run_t(r: list[Any]) -> None:
+            y = r[b]
+            if check_zero and np.any(y == 0):
+                raise zero_error(r)
+            r[o] = g(r[a], y)
+
+        return run_t
+    f = _INT_SCALAR[kind]
+    lo, hi = _int_bounds(et.width)
+    w = et.width
+
+    if check_zero:
+        def run_div(r: list[Any]) -> None:
+            y = r[b]
+            if y == 0:
+                raise zero_error(r)
+            v = f(r[a], y)
+            r[o] = v if lo <= v <= hi else wrap_int(v, w)
+
+        return run_div
+
+    def run(r: list[Any]) -> None:
+        v = f(r[a], r[b])
+        r[o] = v if lo <= v <= hi else wrap_int(v, w)
+
+    return run
+
+
+@handles(arith.ShLIOp, arith.ShRSIOp, arith.ShRUIOp)
+def _shift(c: Compiler, op: Operation) -> Fn:
+    a, b = c.slots_of(op.operands)
+    o = c.slot(op.results[0])
+    et = elem_type(op.results[0].type)
+    w = et.width
+    kind = type(op)
+
+    def run(r: list[Any]) -> None:
+        x, s = r[a], r[b]
+        if isinstance(x, np.ndarray) or isinstance(s, np.ndarray):
+            x = np.asarray(x)
+            s = np.asarray(s).astype(np.int64)
+            big = (s >= w) | (s < 0)
+            s = np.where(big, 0, s)
+            if kind is arith.ShLIOp:
+                v = np.where(big, 0, np.left_shift(x, s.astype(x.dtype)))
+            elif kind is arith.ShRSIOp:
+                v = np.where(big, np.where(x < 0, -1, 0), np.right_shift(x, s.astype(x.dtype)))
+            else:
+                u = _unsigned(x, et)
+                v = _signed_back(np.where(big, 0, np.right_shift(u, s.astype(u.dtype))), et)
+            r[o] = v.astype(et.compute)
+            return
+        if s < 0 or s >= w:
+            r[o] = -1 if (kind is arith.ShRSIOp and x < 0) else 0
+        elif kind is arith.ShLIOp:
+            r[o] = wrap_int(x << s, w)
+        elif kind is arith.ShRSIOp:
+            r[o] = x >> s
+        else:
+            r[o] = wrap_int(dtypes.to_unsigned(x, w) >> s, w)
+
+    return run
+
+
+_CMPI = {
+    0: operator.eq, 1: operator.ne, 2: operator.lt, 3: operator.le, 4: operator.gt,
+    5: operator.ge, 6: operator.lt, 7: operator.le, 8: operator.gt, 9: operator.ge,
+}
+
+
+@handles(arith.CmpiOp)
+def _cmpi(c: Compiler, op: arith.CmpiOp) -> Fn:
+    a, b, o = c.slot(op.lhs), c.slot(op.rhs), c.slot(op.result)
+    pred = op.predicate.value.data
+    f = _CMPI[pred]
+    et = elem_type(op.lhs.type)
+    unsigned = pred >= 6
+    if c.shaped(op.result.type):
+        def run_t(r: list[Any]) -> None:
+            x, y = r[a], r[b]
+            if unsigned:
+                x, y = _unsigned(np.asarray(x), et), _unsigned(np.asarray(y), et)
+            r[o] = f(x, y)
+
+        return run_t
+    if unsigned:
+        w = et.width
+
+        def run_u(r: list[Any]) -> None:
+            r[o] = int(f(dtypes.to_unsigned(r[a], w), dtypes.to_unsigned(r[b], w)))
+
+        return run_u
+
+    def run(r: list[Any]) -> None:
+        r[o] = 1 if f(r[a], r[b]) else 0
+
+    return run
+
+
+# ---------------------------------------------------------------------------- float ops
+
+_FLOAT_BINARY: dict[type[Operation], Callable[[Any, Any], Any]] = {
+    arith.AddfOp: np.add, arith.SubfOp: np.subtract, arith.MulfOp: np.multiply,
+    arith.DivfOp: np.divide, arith.MaximumfOp: np.maximum, arith.MinimumfOp: np.minimum,
+    arith.MaxnumfOp: np.fmax, arith.MinnumfOp: np.fmin, mlir_compat.RemFOp: np.fmod,
+    mathd.PowFOp: np.power, mathd.Atan2Op: np.arctan2, mathd.CopySignOp: np.copysign,
+}
+
+
+@handles(*_FLOAT_BINARY)
+def _float_binary(c: Compiler, op: Operation) -> Fn:
+    a, b = c.slots_of(op.operands)
+    o = c.slot(op.results[0])
+    f = _FLOAT_BINARY[type(op)]
+    et = elem_type(op.results[0].type)
+    if et.compute == np.float64 and not c.shaped(op.results[0].type):
+        def run64(r: list[Any]) -> None:
+            r[o] = float(f(r[a], r[b]))
+
+        return rounded(c, op, run64)
+    if type(op) in (mathd.PowFOp, mathd.Atan2Op) and et.compute != np.float64:
+        return rounded(c, op, _via_f32(lambda x, y: f(x, y), (a, b), o, et))
+
+    def run(r: list[Any]) -> None:
+        r[o] = f(r[a], r[b])
+
+    return rounded(c, op, run)
+
+
+def _via_f32(f: Callable[..., Any], ins: tuple[int, ...], o: int, et: ElemType) -> Fn:
+    """Evaluate in float32 (float16 inputs) and round once to the result type."""
+    wide = np.float32 if et.compute != np.float64 else np.float64
+    out = et.compute
+
+    def run(r: list[Any]) -> None:
+        v = f(*(np.asarray(r[i]).astype(wide, copy=False) if isinstance(r[i], np.ndarray)
+                else wide(r[i]) for i in ins))
+        r[o] = v.astype(out) if isinstance(v, np.ndarray) else out.type(v)
+
+    return run
+
+
+@handles(arith.NegfOp)
+def _negf(c: Compiler, op: arith.NegfOp) -> Fn:
+    a, o = c.slot(op.operand), c.slot(op.result)
+
+    def run(r: list[Any]) -> None:
+        r[o] = -r[a]
+
+    return run
+
+
+_CMPF: dict[int, Callable[[Any, Any], Any]] = {
+    1: np.equal, 2: np.greater, 3: np.greater_equal, 4: np.less, 5: np.less_equal,
+    6: lambda x, y: np.not_equal(x, y) & ~np.isnan(x) & ~np.isnan(y),
+    7: lambda x, y: ~np.isnan(x) & ~np.isnan(y),
+    8: lambda x, y: np.equal(x, y) | np.isnan(x) | np.isnan(y),
+    9: lambda x, y: ~np.less_equal(x, y), 10: lambda x, y: ~np.less(x, y),
+    11: lambda x, y: ~np.greater_equal(x, y), 12: lambda x, y: ~np.greater(x, y),
+    13: np.not_equal, 14: lambda x, y: np.isnan(x) | np.isnan(y),
+}
+
+
+@handles(arith.CmpfOp)
+def _cmpf(c: Compiler, op: arith.CmpfOp) -> Fn:
+    a, b, o = c.slot(op.lhs), c.slot(op.rhs), c.slot(op.result)
+    pred = op.predicate.value.data
+    shaped = c.shaped(op.result.type)
+    if pred in (0, 15):
+        const = pred == 15
+
+        def run_const(r: list[Any]) -> None:
+            x = r[a]
+            r[o] = np.full(np.shape(x), const) if shaped else int(const)
+
+        return run_const
+    f = _CMPF[pred]
+
+    def run(r: list[Any]) -> None:
+        v = f(r[a], r[b])
+        r[o] = v if shaped else int(bool(v))
+
+    return run
+
+
+@handles(arith.SelectOp)
+def _select(c: Compiler, op: arith.SelectOp) -> Fn:
+    k, a, b, o = c.slot(op.cond), c.slot(op.lhs), c.slot(op.rhs), c.slot(op.result)
+    if c.shaped(op.cond.type):
+        def run_t(r: list[Any]) -> None:
+            r[o] = np.where(r[k], r[a], r[b])
+
+        return run_t
+
+    def run(r: list[Any]) -> None:
+        k_ = r[k]
+        r[o] = np.where(k_, r[a], r[b]) if isinstance(k_, np.ndarray) else (
+            r[a] if k_ else r[b])
+
+    return run
+
+
+# ---------------------------------------------------------------------------- constants
+
+
+def constant_value(op: Operation, value: Any, t: Any) -> Any:
+    """The interpreter value of a constant attribute of type `t` (read-only arrays)."""
+    et = elem_type(t)
+    if isinstance(value, DenseIntOrFPElementsAttr):
+        vals = value.get_values()
+        shape = tuple(cast(TensorType, t).get_shape())
+        if et.width == 1:
+            arr = np.array([v != 0 for v in vals], dtype=np.bool_)
+        elif et.is_float:
+            arr = np.array(vals, dtype=np.float64).astype(et.compute)
+            if et.round is not None:
+                arr = et.round(arr)
+        else:
+            arr = np.array([wrap_int(int(v), et.width) for v in vals], dtype=et.compute)
+        arr = arr.reshape(shape) if arr.size == int(np.prod(shape)) else np.broadcast_to(
+            arr.reshape(-1)[:1], shape).copy()
+        arr.setflags(write=False)
+        return arr
+    if isinstance(value, IntegerAttr):
+        v = value.value.data
+        return int(v != 0) if et.width == 1 else wrap_int(v, et.width)
+    if isinstance(value, FloatAttr):
+        return dtypes.scalar(value.value.data, et)
+    raise compile_error(op, f"constant {value} is not supported by the interpreter")
+
+
+@handles(arith.ConstantOp)
+def _constant(c: Compiler, op: arith.ConstantOp) -> Fn:
+    v = constant_value(op, op.value, op.result.type)
+    o = c.slot(op.result)
+
+    def run(r: list[Any]) -> None:
+        r[o] = v
+
+    return run
+
+
+# ---------------------------------------------------------------------------- casts
+
+
+# every fp16 bit pattern as float32: a table lookup widens fp16 arrays faster than astype
+_F16_TO_F32 = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(np.float16).astype(
+    np.float32)
+
+
+def cast_value(v: Any, src: ElemType, dst: ElemType, unsigned: bool = False) -> Any:
+    """Convert a scalar or array between element types (MLIR cast semantics)."""
+    if isinstance(v, np.ndarray):
+        if v.dtype == np.float16 and dst.compute == np.float32 and dst.round is None:
+            return _F16_TO_F32.take(v.view(np.uint16))
+        if unsigned and not src.is_float and src.width > 1:
+            v = _unsigned(v, src)
+        if dst.is_float:
+            out = v.astype(dst.compute)
+            return dst.round(out) if dst.round is not None else out
+        if src.is_float:
+            t = np.nan_to_num(np.trunc(v.astype(np.float64)))
+            if unsigned:
+                return t.astype(np.uint64).astype(dst.compute)
+            return t.astype(np.int64).astype(dst.compute)
+        if dst.width == 1:
+            return (v & 1).astype(np.bool_)
+        return v.astype(dst.compute)
+    if unsigned and not src.is_float:
+        v = dtypes.to_unsigned(int(v), src.width)
+    if dst.is_float:
+        return dtypes.scalar(float(v), dst)
+    if src.is_float:
+        f = float(v)
+        if f != f or f in (float("inf"), float("-inf")):
+            return 0
+        return wrap_int(int(f), dst.width)
+    return wrap_int(int(v), dst.width)
+
+
+_SIGNED_CASTS = (arith.ExtFOp, arith.TruncFOp, arith.SIToFPOp, arith.FPToSIOp, arith.ExtSIOp,
+                 arith.TruncIOp, arith.IndexCastOp)
+_UNSIGNED_CASTS = (arith.UIToFPOp, arith.FPToUIOp, arith.ExtUIOp, mlir_compat.IndexCastUIOp)
+
+
+@handles(*_SIGNED_CASTS, *_UNSIGNED_CASTS)
+def _cast(c: Compiler, op: Operation) -> Fn:
+    a, o = c.slot(op.operands[0]), c.slot(op.results[0])
+    src, dst = elem_type(op.operands[0].type), elem_type(op.results[0].type)
+    unsigned = isinstance(op, _UNSIGNED_CASTS)
+
+    def run(r: list[Any]) -> None:
+        r[o] = cast_value(r[a], src, dst, unsigned)
+
+    return run
+
+
+@handles(arith.BitcastOp)
+def _bitcast(c: Compiler, op: arith.BitcastOp) -> Fn:
+    a, o = c.slot(op.input), c.slot(op.result)
+    src, dst = elem_type(op.input.type), elem_type(op.result.type)
+
+    def run(r: list[Any]) -> None:
+        v = r[a]
+        arr = np.asarray(v)
+        if src.encode is not None:
+            arr = src.encode(arr)
+        bits = arr.astype(src.storage).view(dst.storage)
+        out = dst.decode(bits) if dst.decode is not None else bits
+        r[o] = out if isinstance(v, np.ndarray) else dtypes.from_array_item(
+            out.reshape(-1)[0], dst)
+
+    return run
+
+
+# ---------------------------------------------------------------------------- math
+
+_MATH_UNARY: dict[type[Operation], Callable[[Any], Any]] = {
+    mathd.ExpOp: np.exp, mathd.Exp2Op: np.exp2, mathd.ExpM1Op: np.expm1, mathd.LogOp: np.log,
+    mathd.Log2Op: np.log2, mathd.Log10Op: np.log10, mathd.Log1pOp: np.log1p,
+    mathd.SqrtOp: np.sqrt, mathd.RsqrtOp: lambda x: 1 / np.sqrt(x), mathd.TanhOp: np.tanh,
+    mathd.SinOp: np.sin, mathd.CosOp: np.cos, mathd.TanOp: np.tan, mathd.AsinOp: np.arcsin,
+    mathd.AcosOp: np.arccos, mathd.AtanOp: np.arctan, mathd.SinhOp: np.sinh,
+    mathd.CoshOp: np.cosh, mathd.AsinhOp: np.arcsinh, mathd.AcoshOp: np.arccosh,
+    mathd.AtanhOp: np.arctanh, mathd.CbrtOp: np.cbrt, mathd.AbsFOp: np.abs,
+    mathd.CeilOp: np.ceil, mathd.FloorOp: np.floor, mathd.TruncOp: np.trunc,
+    mathd.RoundEvenOp: np.rint,
+    mathd.RoundOp: lambda x: np.copysign(np.floor(np.abs(x) + 0.5), x),
+    mathd.ErfOp: dtypes.erf,
+}
+
+
+@handles(*_MATH_UNARY)
+def _math_unary(c: Compiler, op: Operation) -> Fn:
+    a, o = c.slot(op.operands[0]), c.slot(op.results[0])
+    f = _MATH_UNARY[type(op)]
+    et = elem_type(op.results[0].type)
+    if type(op) is mathd.ErfOp:
+        out = et.compute
+
+        def run_erf(r: list[Any]) -> None:
+            x = r[a]
+            v = dtypes.erf(np.asarray(x, dtype=np.float64))
+            r[o] = np.asarray(v).astype(out) if isinstance(x, np.ndarray) else out.type(v)
+
+        return rounded(c, op, run_erf)
+    return rounded(c, op, _via_f32(f, (a,), o, et))
+
+
+@handles(mathd.FmaOp)
+def _fma(c: Compiler, op: Operation) -> Fn:
+    a, b, d = c.slots_of(op.operands)
+    et = elem_type(op.results[0].type)
+    return rounded(c, op, _via_f32(lambda x, y, z: x * y + z, (a, b, d), c.slot(op.results[0]),
+                                   et))
+
+
+@handles(mathd.FPowIOp)
+def _fpowi(c: Compiler, op: Operation) -> Fn:
+    a, b = c.slots_of(op.operands)
+    et = elem_type(op.results[0].type)
+    return rounded(c, op, _via_f32(np.power, (a, b), c.slot(op.results[0]), et))
+
+
+def _bit_length(u: np.ndarray) -> np.ndarray:
+    """Number of significant bits of unsigned integers, without a per-element loop."""
+    n = np.zeros(u.shape, dtype=np.int64)
+    u = u.astype(np.uint64)
+    for shift in (32, 16, 8, 4, 2, 1):
+        big = u >= (np.uint64(1) << np.uint64(shift))
+        n += np.where(big, shift, 0)
+        u = np.where(big, u >> np.uint64(shift), u)
+    return n + (u > 0)
+
+
+def _int_math(kind: type[Operation], x: Any, y: Any, et: ElemType) -> Any:
+    w = et.width
+    u = np.asarray(_unsigned(np.asarray(x, dtype=et.compute), et))
+    if kind is mathd.AbsIOp:
+        out: Any = np.abs(np.asarray(x, dtype=et.compute))
+    elif kind is mathd.CtPopOp:
+        out = np.bitwise_count(u)
+    elif kind is mathd.CountLeadingZerosOp:
+        out = w - _bit_length(u)
+    elif kind is mathd.CountTrailingZerosOp:
+        low = u & (~u + np.asarray(1, dtype=u.dtype))
+        out = np.where(u == 0, w, _bit_length(low) - 1)
+    else:
+        base = np.asarray(x, dtype=et.compute)
+        e = np.asarray(y, dtype=np.int64)
+        out = np.where(e >= 0, np.power(base, np.maximum(e, 0)),
+                       np.where(base == 1, 1, 0))
+    return np.asarray(out).astype(et.compute)
+
+
+@handles(mathd.AbsIOp, mathd.CtPopOp, mathd.CountLeadingZerosOp, mathd.CountTrailingZerosOp,
+         mathd.IPowIOp)
+def _math_int(c: Compiler, op: Operation) -> Fn:
+    ins = c.slots_of(op.operands)
+    o = c.slot(op.results[0])
+    et = elem_type(op.results[0].type)
+    kind = type(op)
+
+    def run(r: list[Any]) -> None:
+        x = r[ins[0]]
+        y = r[ins[1]] if len(ins) > 1 else 0
+        v = _int_math(kind, x, y, et)
+        r[o] = v if isinstance(x, np.ndarray) else wrap_int(int(v), et.width)
+
+    return run

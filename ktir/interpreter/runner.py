@@ -1,0 +1,207 @@
+"""Running a kernel: place the inputs, run every tile of the grid, read the outputs back.
+
+Tiles run one after another in linear-id order (D2: the first grid dimension varies fastest),
+each with its own register file; a kernel with inter-tile communication runs its tiles as
+coroutines instead (`intertile.run_grid`). The result holds every device-memory buffer the
+kernel stored to, by argument name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+
+from ktir.diagnostics import KtirDiagnostic, op_error
+from ktir.interpreter.arguments import (
+    ArgumentSpec,
+    check_input,
+    kernel_grid_of,
+    make_inputs,
+    plan_arguments,
+)
+from ktir.interpreter.core import Program, TileContext
+from ktir.interpreter.intertile import Exchange, run_grid
+from ktir.interpreter.memory import Machine, Memory
+from ktir.interpreter.ops_ktdp import RuntimeArg
+
+DEFAULT_SCRATCHPAD_BYTES = 2 * 1024 * 1024
+
+
+@dataclass
+class RunResult:
+    """Everything about one run: the kernel, its arguments, inputs and written buffers."""
+
+    kernel: str
+    grid: tuple[int, ...]
+    specs: list[ArgumentSpec]
+    inputs: dict[str, np.ndarray]
+    outputs: dict[str, np.ndarray]
+
+
+def select_kernel(module: Operation, name: str | None = None) -> func.FuncOp:
+    """The kernel to run: `name`, else the only function with a grid, else the only one."""
+    funcs = [o for o in module.walk() if isinstance(o, func.FuncOp) and o.body.blocks]
+    if name is not None:
+        for f in funcs:
+            if f.sym_name.data == name:
+                return f
+        raise KtirDiagnostic(f"error: no function @{name} (the module has "
+                             f"{', '.join('@' + f.sym_name.data for f in funcs) or 'none'})")
+    with_grid = [f for f in funcs if "grid" in f.attributes]
+    pick = with_grid if with_grid else funcs
+    if len(pick) == 1:
+        return pick[0]
+    if not pick:
+        raise KtirDiagnostic("error: the module holds no function to run")
+    raise KtirDiagnostic("error: the module holds several kernels ("
+                         f"{', '.join('@' + f.sym_name.data for f in pick)}); name one")
+
+
+def tile_coords(t: int, grid: tuple[int, ...]) -> tuple[int, ...]:
+    out = []
+    for d in grid:
+        out.append(t % d)
+        t //= d
+    return tuple(out)
+
+
+def _load(module_or_path: Any) -> Operation:
+    if isinstance(module_or_path, str | Path):
+        from ktir.context import load_module
+
+        return load_module(module_or_path)
+    if isinstance(module_or_path, ModuleOp | func.FuncOp):
+        return module_or_path
+    raise TypeError(f"expected a module, a func.func or a path, got {type(module_or_path)}")
+
+
+def _place(machine: Machine, spec: ArgumentSpec, arr: np.ndarray) -> None:
+    et = spec.elem
+    assert et is not None
+    assert spec.start is not None
+    data = et.encode(arr) if et.encode is not None else arr
+    if spec.memory == "global":
+        mem = machine.device
+        err = mem.check(spec.start, spec.start + max(spec.count, 1) - 1, et.itemsize)
+        assert err is None, err
+        mem.typed(et.storage)[spec.start: spec.start + spec.count] = data.reshape(-1)
+        return
+    own = spec.placements and spec.placements[0].ct is None
+    for tile in range(machine.num_tiles) if own else [-1]:
+        for p in spec.placements:
+            mem = machine.scratchpad(tile if p.ct is None else p.ct)
+            src = data[tile] if own else data
+            idx = np.indices(tuple(hi - lo + 1 for lo, hi in p.box)).reshape(len(p.box), -1)
+            coords = idx + np.asarray([lo for lo, _ in p.box], dtype=np.int64)[:, None]
+            local = coords - np.asarray(p.lo, dtype=np.int64)[:, None]
+            keep = ((local >= 0) & (local < np.asarray(p.sizes)[:, None])).all(axis=0)
+            addr = spec.start + p.delta + (np.asarray(p.strides) @ local[:, keep])
+            if addr.size:
+                err = mem.check(int(addr.min()), int(addr.max()), et.itemsize)
+                if err is not None:
+                    raise KtirDiagnostic(f"error: input '{spec.name}' {err}")
+                mem.typed(et.storage)[addr] = src[tuple(coords[:, keep])]
+
+
+def _written(mem: Memory, lo: int, hi: int) -> bool:
+    return any(a < hi and lo < b for a, b in mem.writes)
+
+
+def _read_back(machine: Machine, spec: ArgumentSpec) -> np.ndarray:
+    et = spec.elem
+    assert et is not None
+    assert spec.start is not None
+    assert spec.shape is not None
+    raw = machine.device.typed(et.storage)[spec.start: spec.start + spec.count]
+    vals = et.decode(raw) if et.decode is not None else raw.copy()
+    return vals.reshape(spec.shape)
+
+
+def run_kernel(module_or_path: Any, *, args: dict[str, Any] | None = None, seed: int = 0,
+               scratchpad_bytes: int = DEFAULT_SCRATCHPAD_BYTES, function: str | None = None,
+               inputs: dict[str, Any] | None = None) -> RunResult:
+    """Plan the arguments, run the kernel on every tile, collect the written buffers."""
+    module = _load(module_or_path)
+    fn = module if isinstance(module, func.FuncOp) else select_kernel(module, function)
+    given = dict(inputs or {})
+    overrides = {k: (repr(v) if isinstance(v, float) else str(v)) for k, v in (args or {}).items()}
+    arrays = {k: v for k, v in given.items() if np.ndim(v) or isinstance(v, np.ndarray)}
+    for k, v in given.items():
+        if k not in arrays:
+            overrides.setdefault(k, repr(v) if isinstance(v, float) else str(v))
+    plan: dict[str, str | tuple[int, ...]] = dict(overrides)
+    for k, v in arrays.items():
+        plan.setdefault(k, tuple(np.shape(v)))
+    specs = plan_arguments(fn, plan)
+    by_name = {s.name: s for s in specs}
+    for k in arrays:
+        if by_name[k].kind != "pointer":
+            raise op_error(fn, f"argument '{k}' is a {by_name[k].kind}, not a buffer")
+    data = make_inputs(specs, seed)
+    for k, v in arrays.items():
+        data[k] = check_input(by_name[k], v)
+    grid = kernel_grid_of(fn)
+    ntiles = int(np.prod(grid))
+    device_bytes = max((cast(int, s.start) + s.count) * s.elem.itemsize for s in specs
+                       if s.memory == "global" and s.elem is not None) if any(
+        s.memory == "global" for s in specs) else 0
+    machine = Machine(ntiles, scratchpad_bytes, device_bytes)
+    for s in specs:
+        if s.kind == "pointer":
+            _place(machine, s, data[s.name])
+    argv: list[Any] = []
+    for s in specs:
+        if s.kind == "pointer":
+            argv.append(s.address)
+        elif s.kind == "runtime_arg":
+            t = fn.args[s.index].type
+            argv.append(RuntimeArg(cast(Any, s.value), getattr(t, "granularity_value", None),
+                                   getattr(t, "upperbound_value", None)))
+        else:
+            argv.append(_scalar_value(s))
+    program = Program(fn)
+    exchange = Exchange()
+    contexts = [TileContext(t, tile_coords(t, grid), machine, exchange) for t in range(ntiles)]
+    # IEEE results (inf, nan, wrap-around) are values here, not warnings
+    with np.errstate(all="ignore"):
+        if program.suspends:
+            run_grid([(ctx, program.body.run_gen(program.frame(ctx, argv)))
+                      for ctx in contexts])
+        else:
+            body = program.body
+            for ctx in contexts:
+                body.run(program.frame(ctx, argv))
+    outputs = {}
+    for s in specs:
+        if s.kind == "pointer" and s.memory == "global" and s.elem is not None:
+            lo = cast(int, s.start) * s.elem.itemsize
+            if _written(machine.device, lo, lo + s.count * s.elem.itemsize):
+                outputs[s.name] = _read_back(machine, s)
+    return RunResult(fn.sym_name.data, grid, specs, data, outputs)
+
+
+def _scalar_value(s: ArgumentSpec) -> Any:
+    assert s.dtype is not None
+    if s.dtype.kind == "f":
+        return float(cast(Any, s.value)) if s.dtype == np.float64 else s.dtype.type(s.value)
+    return int(cast(Any, s.value))
+
+
+def interpret(module_or_path: Any, *, args: dict[str, Any] | None = None, seed: int = 0,
+              scratchpad_bytes: int = DEFAULT_SCRATCHPAD_BYTES, function: str | None = None,
+              **arrays: Any) -> dict[str, np.ndarray]:
+    """Run a KTIR kernel on numpy; returns every device-memory buffer it wrote, by name.
+
+    `arrays` gives inputs by argument name: arrays for buffers (their shape is used when the
+    kernel's views cannot tell it), numbers for scalars and runtime_args. `args` takes the
+    same `NAME=VALUE` strings as `ktir interpret --arg`. Missing buffers are seeded random
+    (`make_inputs`). Failures raise `KtirDiagnostic`.
+    """
+    return run_kernel(module_or_path, args=args, seed=seed, scratchpad_bytes=scratchpad_bytes,
+                      function=function, inputs=arrays).outputs

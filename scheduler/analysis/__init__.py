@@ -1,0 +1,1 @@
+"""Read-only analyses of KTIR and ScheduleIR; they never mutate IR."""

@@ -1,0 +1,22 @@
+"""The device a module is compiled for, as every pass that needs one asks for it."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import ModuleOp
+
+from ktir.diagnostics import KtirDiagnostic
+
+
+def device_of(module: ModuleOp, pass_name: str):
+    """The module's `ktdf_arch.device` model; a clear error when there is none (upstream's
+    passes silently did nothing there)."""
+    from arch_descriptions.model import device_from_module
+
+    device = device_from_module(module)
+    if device is None:
+        raise KtirDiagnostic(
+            f"error: pass '{pass_name}' needs a device: declare one in the module "
+            "(ktdf_arch.device @name import(\"path.mlir\")), or compile with --device NAME|FILE "
+            "(ktir compile, ktir-opt -p 'ktir-to-dfir{device=spyre}', "
+            "-p 'ensure-device-declaration{device=spyre}')")
+    return device

@@ -1,0 +1,1 @@
+"""Conversions between the IR levels: KTIR -> ScheduleIR (frontend), ScheduleIR -> DataflowIR (backend)."""

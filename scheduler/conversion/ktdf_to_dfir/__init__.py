@@ -1,0 +1,1 @@
+"""Backend passes: scheduled ScheduleIR -> ktdf_lowering -> DataflowIR, wrapped per program."""

@@ -1,0 +1,275 @@
+"""`ktdf-to-ktdflowering`: bind stages to hardware units and make their ordering explicit.
+
+For a kernel of N tiles (1-D grid after `normalize-grid-to-1d`) every unit kind a stage runs
+on, and every memory its buffers and views live in, is materialised per core
+(`%u = dataflow.get_unit {core = 3 : i32, name = "C3-MNILU", type = "MNILU"}`; the global
+memory once, by its kind). A `uniform` map keyed by the tile id picks the executing tile's
+unit (`%mnilu = uniform.query_map(map:%m, key:%tile)`). Then:
+
+* each `ktdf.stage` becomes `ktdf_lowering.execute_on %unit { body } {applicable_units}`;
+* each `ktdf.pipeline` becomes an `execute_on` over all its units, with the contents of its
+  `ktdf.private` hoisted inside (buffers, FIFO slots, tokens);
+* a stage that writes a scratchpad buffer the next stage reads gets a handshake
+  `ktdf_lowering.signal %writer, %reader` at its end, and the reader one at its start
+  (FIFO-connected stages need none);
+* inside loops, the reader releases the buffer at its end and the writer waits for that at
+  its start — `scf.if`-guarded to skip the last and the first iteration respectively — so the
+  next instance never overwrites a buffer still being read.
+
+Units are never named after a particular device: kinds come from `applicable_units` and the
+memory spaces of the buffers, names from `Device.resource_id`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ktir.diagnostics import op_error
+from ktir.dialects.ktdp import GetComputeTileIdOp, kernel_grid
+from scheduler.analysis.device import device_of
+from scheduler.analysis.index_exprs import constant_value, index_constant
+from scheduler.dialects.ktdf import DataTransferOp, PipelineOp, StageOp
+from scheduler.dialects.ktdf_lowering import ExecuteOnOp, SignalOp
+from spyrecode.dialects.dataflow import GetUnitOp
+from spyrecode.dialects.uniform import DefImmutableMappingOp, QueryMapOp
+
+
+def memory_kind(t) -> str | None:
+    if isinstance(t, MemRefType) and isinstance(t.memory_space, StringAttr):
+        return t.memory_space.data
+    return None
+
+
+@dataclass
+class _Units:
+    """Per kind: the handle of the executing tile's unit (a query on the tile id)."""
+
+    handles: dict[str, SSAValue]
+
+    def __getitem__(self, kind: str) -> SSAValue:
+        return self.handles[kind]
+
+
+def _kinds_used(fn: func.FuncOp, device) -> tuple[list[str], list[str]]:
+    units: list[str] = []
+    memories: list[str] = []
+    for op in fn.walk():
+        if isinstance(op, StageOp):
+            for k in op.applicable_units:
+                if k not in units:
+                    units.append(k)
+        for v in (*op.operands, *op.results):
+            k = memory_kind(v.type)
+            if k is not None and k not in memories:
+                memories.append(k)
+    for k in units:
+        if k not in device.units:
+            raise op_error(fn, f'stages run on "{k}", which is not a unit of device '
+                               f"@{device.name}")
+    return units, memories
+
+
+def _materialise(fn: func.FuncOp, device, tiles: int) -> _Units:
+    """get_unit per core and kind, the uniform maps, and the queries by tile id."""
+    units, memories = _kinds_used(fn, device)
+    block = fn.body.block
+    tile_ops = [o for o in fn.walk() if isinstance(o, GetComputeTileIdOp)]
+    new: list[Operation] = []
+    if tile_ops:
+        tile = tile_ops[0].ids[0]
+        tile_op = tile_ops[0]
+        tile_op.detach()
+        new.append(tile_op)
+    else:
+        t = GetComputeTileIdOp()
+        t.ids[0].name_hint = "tile"
+        new.append(t)
+        tile = t.ids[0]
+    keys = [index_constant(c) for c in range(tiles)]
+    new += keys
+    handles: dict[str, SSAValue] = {}
+    for kind in units + memories:
+        is_memory = kind in device.memories
+        per_core = (device.memories[kind].per_core if is_memory
+                    else device.units[kind].per_core)
+        if per_core == 0:  # outside the cores (the global memory): one unit
+            g = GetUnitOp(device.resource_id(kind, 0), kind)
+            g.unit.name_hint = kind.lower()
+            new.append(g)
+            handles[kind] = g.unit
+            continue
+        gets = []
+        for c in range(tiles):
+            g = GetUnitOp(device.resource_id(kind, c), kind, core=c)
+            g.unit.name_hint = f"{kind.lower()}_{c}"
+            gets.append(g)
+        table = DefImmutableMappingOp([(k.result, g.unit) for k, g in zip(keys, gets)])
+        table.result.name_hint = f"{kind.lower()}_of_tile"
+        query = QueryMapOp(table.result, tile)
+        query.result.name_hint = kind.lower()
+        new += [*gets, table, query]
+        handles[kind] = query.result
+    Rewriter.insert_op(new, InsertPoint.at_start(block))  # after the tile id op moved
+    return _Units(handles)
+
+
+def _enclosing_loops(op: Operation, fn: func.FuncOp) -> list[scf.ForOp]:
+    loops: list[scf.ForOp] = []
+    cur = op.parent_op()
+    while cur is not None and cur is not fn:
+        if isinstance(cur, scf.ForOp):
+            loops.append(cur)
+        cur = cur.parent_op()
+    return list(reversed(loops))
+
+
+def _loop_bound(loop: scf.ForOp, last: bool) -> tuple[list[Operation], SSAValue | None]:
+    """The value of the first (last) induction value, folded when the bounds are constants.
+
+    Returns no value when the loop runs exactly once: its test is always true."""
+    lb, ub, step = (constant_value(v) for v in (loop.lb, loop.ub, loop.step))
+    if lb is not None and ub is not None and step is not None and step > 0:
+        if ub - lb <= step:
+            return [], None
+        if not last:
+            return [], loop.lb
+        c = index_constant(lb + (ub - lb - 1) // step * step)
+        return [c], c.result
+    if not last:
+        return [], loop.lb
+    one = index_constant(1)
+    a = arith.SubiOp(loop.ub, loop.lb)
+    b = arith.SubiOp(a, one)
+    c = arith.DivUIOp(b, loop.step)
+    d = arith.MuliOp(c, loop.step)
+    target = arith.AddiOp(d, loop.lb)
+    return [one, a, b, c, d, target], target.result
+
+
+def _iteration_test(loops: list[scf.ForOp], last: bool) -> tuple[list[Operation], SSAValue | None]:
+    """Ops computing "every loop is at its first (last) iteration"; None when always true."""
+    ops: list[Operation] = []
+    cond: SSAValue | None = None
+    for loop in loops:
+        bound_ops, bound = _loop_bound(loop, last)
+        if bound is None:
+            continue
+        eq = arith.CmpiOp(loop.body.block.args[0], bound, "eq")
+        ops += [*bound_ops, eq]
+        if cond is None:
+            cond = eq.result
+        else:
+            both = arith.AndIOp(cond, eq.result)
+            ops.append(both)
+            cond = both.result
+    return ops, cond
+
+
+def _guarded_signal(units: list[SSAValue], loops: list[scf.ForOp], skip_last: bool,
+                    kind: str) -> list[Operation]:
+    """`scf.if !(first|last iteration) { ktdf_lowering.signal }`; nothing for a single iteration."""
+    test_ops, cond = _iteration_test(loops, skip_last)
+    if cond is None:
+        return []
+    then = Block()
+    then.add_ops([SignalOp(units, applicable_units=[kind]), scf.YieldOp()])
+    otherwise = Block([scf.YieldOp()])
+    guard = scf.IfOp(cond, [], Region(otherwise), Region(then))
+    return [*test_ops, guard]
+
+
+def _buffers_written(stage: StageOp) -> set[SSAValue]:
+    return {t.destination for t in stage.walk()
+            if isinstance(t, DataTransferOp) and not t.dest_is_fifo
+            and memory_kind(t.destination.type) is not None}
+
+
+def _buffers_read(stage: StageOp) -> set[SSAValue]:
+    return {t.source for t in stage.walk()
+            if isinstance(t, DataTransferOp) and not t.source_is_fifo
+            and memory_kind(t.source.type) is not None}
+
+
+def _lower_pipeline(pipeline: PipelineOp, fn: func.FuncOp, units: _Units, device) -> None:
+    stages = pipeline.stages
+    kinds = []
+    for s in stages:
+        if len(s.applicable_units) != 1:
+            raise op_error(s, "every stage must be bound to exactly one unit kind before "
+                              "lowering (run path-expansion)")
+        kinds.append(s.applicable_units[0])
+    loops = _enclosing_loops(pipeline, fn)
+    bodies: list[list[Operation]] = []
+    head: list[list[Operation]] = [[] for _ in stages]
+    tail: list[list[Operation]] = [[] for _ in stages]
+    for i, (w, r) in enumerate(itertools.pairwise(stages)):
+        shared = _buffers_written(w) & _buffers_read(r)
+        if not shared or kinds[i] == kinds[i + 1]:
+            continue
+        pair = [units[kinds[i]], units[kinds[i + 1]]]
+        tail[i].append(SignalOp(pair, applicable_units=[kinds[i]]))
+        head[i + 1].append(SignalOp(pair, applicable_units=[kinds[i + 1]]))
+        if loops:  # the next instance must not overwrite what this one still reads
+            tail[i + 1] += _guarded_signal(pair, loops, True, kinds[i + 1])
+            head[i] = _guarded_signal(pair, loops, False, kinds[i]) + head[i]
+    for k, s in enumerate(stages):
+        body = list(s.body.block.ops)
+        for o in body:
+            o.detach()
+        bodies.append(head[k] + body + tail[k])
+
+    private = pipeline.private_op
+    hoisted: list[Operation] = []
+    if private is not None:
+        y = private.yield_op
+        for res, v in zip(private.res, y.values):
+            res.replace_all_uses_with(v)
+        for o in list(private.body.block.ops):
+            if o is not y:
+                o.detach()
+                hoisted.append(o)
+    inner = [ExecuteOnOp([units[k]], body, applicable_units=[k])
+             for k, body in zip(kinds, bodies)]
+    distinct = list(dict.fromkeys(kinds))
+    outer = ExecuteOnOp([units[k] for k in distinct], hoisted + inner,
+                        applicable_units=distinct)
+    outer.location = pipeline.location
+    Rewriter.insert_op(outer, InsertPoint.before(pipeline))
+    Rewriter.erase_op(pipeline, safe_erase=False)
+
+
+class KtdfToKtdfloweringPass(ModulePass):
+    """Materialise units per core, bind stages with `ktdf_lowering.execute_on`, and insert
+    the `ktdf_lowering.signal` handshakes between units that share a scratchpad buffer
+    (forward after the writer, back edges across loop iterations). See the module docstring.
+    """
+
+    name = "ktdf-to-ktdflowering"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        device = device_of(op, self.name)
+        for fn in list(op.walk()):
+            if not isinstance(fn, func.FuncOp) or fn.is_declaration:
+                continue
+            pipelines = [p for p in fn.walk() if isinstance(p, PipelineOp)]
+            if not pipelines:
+                continue
+            grid = kernel_grid(fn) or (1,)
+            if len(grid) != 1:
+                raise op_error(fn, "the grid must be 1-D before lowering (run "
+                                   "normalize-grid-to-1d)")
+            tiles = grid[0]
+            if device.max_cores is not None and tiles > device.max_cores:
+                raise op_error(fn, f"a grid of {tiles} tiles needs {tiles} cores; device "
+                                   f"@{device.name} has {device.max_cores}")
+            units = _materialise(fn, device, tiles)
+            for p in pipelines:
+                _lower_pipeline(p, fn, units, device)

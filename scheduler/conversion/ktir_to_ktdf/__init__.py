@@ -1,0 +1,1 @@
+"""Frontend passes: KTIR -> ScheduleIR (legality, compute groups, three-stage pipeline)."""

@@ -1,0 +1,227 @@
+"""`compute-group-extraction`: cut each kernel into compute groups, one function each.
+
+A compute group is a set of `ktdp.store`s whose data depends on overlapping loads, together
+with everything they need (the backward slice: loads, compute, views, tiles, index math). Groups
+never span an op with regions: a region op ends the running segment, and stores inside it form
+groups of their own whose calls stay inside that region op (the loop then runs on the host).
+
+    func.func @k(%A: index, ...) attributes {grid = [32]} { ...loads, compute, store... }
+becomes
+    module { func.func @k(%A: index, ...) {grid} { call @local_schedule_0(%A, ...) }
+             func.func private @local_schedule_0(index, ...) }
+    module @local_schedule_0 { func.func @local_schedule_0(%A: index, ...) {grid} { ... } }
+Values from outside the slice that are block arguments (kernel arguments, loop indices) become
+parameters; everything else the slice needs is cloned. The device declaration stays on top.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ktir.dialects import ktdp
+
+GROUP_PREFIX = "local_schedule_"
+
+
+def _slice(roots: Iterable[Operation]) -> set[Operation]:
+    """Every op (in the same function) that the roots transitively depend on."""
+    seen: set[Operation] = set()
+    stack = list(roots)
+    while stack:
+        op = stack.pop()
+        if op in seen:
+            continue
+        seen.add(op)
+        values = list(op.operands)
+        for inner in op.walk():  # values captured by regions (generic bodies)
+            values.extend(inner.operands)
+        for v in values:
+            owner = v.owner
+            if isinstance(owner, Operation) and not op.is_ancestor(owner):
+                stack.append(owner)
+    return seen
+
+
+def _loads_of(ops: set[Operation]) -> set[Operation]:
+    return {op for op in ops if isinstance(op, ktdp.LoadOp)}
+
+
+def _segments(block: Block) -> list[list[ktdp.StoreOp]]:
+    """Stores of a block, split at ops with regions (which are handled recursively)."""
+    segments: list[list[ktdp.StoreOp]] = [[]]
+    for op in block.ops:
+        if op.regions and not _is_compute_with_body(op):
+            segments.append([])
+        elif isinstance(op, ktdp.StoreOp):
+            segments[-1].append(op)
+    return [s for s in segments if s]
+
+
+def _is_compute_with_body(op: Operation) -> bool:
+    """Ops whose regions are bodies of a computation, not control flow (linalg, ktdp)."""
+    return op.dialect_name() in ("linalg", "ktdp", "tensor")
+
+
+def _classes(stores: list[ktdp.StoreOp]) -> list[list[ktdp.StoreOp]]:
+    """Union stores that share a load (directly or through another store)."""
+    slices = {s: _slice([s]) for s in stores}
+    parent = list(range(len(stores)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, a in enumerate(stores):
+        for j in range(i):
+            if _loads_of(slices[a]) & _loads_of(slices[stores[j]]):
+                parent[find(i)] = find(j)
+    groups: dict[int, list[ktdp.StoreOp]] = {}
+    for i, s in enumerate(stores):
+        groups.setdefault(find(i), []).append(s)
+    return list(groups.values())
+
+
+def _all_groups(fn: func.FuncOp) -> list[list[ktdp.StoreOp]]:
+    out: list[list[ktdp.StoreOp]] = []
+
+    def visit(block: Block) -> None:
+        for seg in _segments(block):
+            out.extend(_classes(seg))
+        for op in block.ops:
+            if op.regions and not _is_compute_with_body(op):
+                for region in op.regions:
+                    for b in region.blocks:
+                        visit(b)
+
+    visit(fn.body.block)
+    return out
+
+
+def _in_walk_order(fn: func.FuncOp, ops: set[Operation]) -> list[Operation]:
+    return [op for op in fn.body.walk() if op in ops]
+
+
+def _external(v: BlockArgument, inside: set[Operation]) -> bool:
+    parent = v.block.parent_op()
+    while parent is not None:
+        if parent in inside:
+            return False
+        parent = parent.parent_op()
+    return True
+
+
+def _params(ordered: list[Operation], fn: func.FuncOp) -> list[SSAValue]:
+    """Block arguments the slice reads from outside: kernel args first, then loop indices."""
+    inside = set(ordered)
+    found: list[SSAValue] = []
+    for op in ordered:
+        for inner in op.walk():
+            for v in inner.operands:
+                if isinstance(v, BlockArgument) and v not in found and _external(v, inside):
+                    found.append(v)
+    kernel_args = [a for a in fn.args if a in found]
+    return kernel_args + [v for v in found if v not in kernel_args]
+
+
+def _unused(op: Operation) -> bool:
+    return all(r.first_use is None for r in op.results)
+
+
+def extract_group(fn: func.FuncOp, stores: list[ktdp.StoreOp], name: str) -> func.FuncOp:
+    """Build the group function and replace the group by a call in `fn`."""
+    ordered = _in_walk_order(fn, _slice(stores))
+    params = _params(ordered, fn)
+    block = Block(arg_types=[p.type for p in params])
+    mapper: dict[SSAValue, SSAValue] = dict(zip(params, block.args))
+    for p, a in zip(params, block.args):
+        a.name_hint = p.name_hint
+    for op in ordered:
+        block.add_op(op.clone(mapper))
+    block.add_op(func.ReturnOp())
+    group = func.FuncOp(name, ([p.type for p in params], []), Region(block))
+    if "grid" in fn.attributes:
+        group.attributes["grid"] = fn.attributes["grid"]
+    group.location = stores[0].location
+
+    call = func.CallOp(name, params, [])
+    call.location = stores[-1].location
+    Rewriter.insert_op(call, InsertPoint.after(stores[-1]))
+    for op in reversed(ordered):  # the group's ops that nothing else in `fn` still uses
+        if _unused(op):
+            Rewriter.erase_op(op)
+    return group
+
+
+_DEAD_DIALECTS = ("arith.", "math.", "tensor.", "linalg.", "spyreop.", "ktdp.")
+
+
+def _erasable(op: Operation) -> bool:
+    """An op that only computes values: gone when nothing uses them (a load of a tile nobody
+    reads included; stores and inter-tile communication never)."""
+    if isinstance(op, ktdp.StoreOp) or op.name.startswith("ktdp.inter_tile"):
+        return False
+    return op.name.startswith(_DEAD_DIALECTS) and bool(op.results) and _unused(op)
+
+
+def sweep_dead(fn: func.FuncOp) -> None:
+    """Erase what the kernel computes but never stores (dead values left after the groups
+    moved out), so the host keeps only calls, control flow and what they need."""
+    changed = True
+    while changed:
+        changed = False
+        for op in reversed(list(fn.body.walk())):
+            if _erasable(op):
+                Rewriter.erase_op(op)
+                changed = True
+
+
+class ComputeGroupExtractionPass(ModulePass):
+    """Move each compute group of each kernel into `module @local_schedule_N` and call it.
+
+    Before:  func.func @add(%A, %B, %C) {grid = [32]} { views, tiles, loads, linalg.add, store }
+    After:   module { func.func @add(%A, %B, %C) {grid} { call @local_schedule_0(%A, %B, %C) }
+                      func.func private @local_schedule_0(index, index, index) }
+             module @local_schedule_0 { func.func @local_schedule_0(%A, %B, %C) {grid} {...} }
+    Idempotent: a module whose kernels already hold no stores outside groups is left alone.
+    """
+
+    name = "compute-group-extraction"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        kernels = [f for f in op.body.block.ops
+                   if isinstance(f, func.FuncOp) and not f.is_declaration
+                   and any(isinstance(o, ktdp.StoreOp) for o in f.walk())]
+        if not kernels:
+            return
+        taken = {o.sym_name.data for o in op.walk() if isinstance(o, func.FuncOp)}
+        counter = 0
+        groups: list[func.FuncOp] = []
+        for fn in kernels:
+            for stores in _all_groups(fn):
+                while f"{GROUP_PREFIX}{counter}" in taken:
+                    counter += 1
+                name = f"{GROUP_PREFIX}{counter}"
+                taken.add(name)
+                groups.append(extract_group(fn, stores, name))
+            sweep_dead(fn)
+        host = ModuleOp([])
+        for fn in kernels:
+            fn.detach()
+            host.body.block.add_op(fn)
+        for g in groups:
+            decl = func.FuncOp.external(g.sym_name.data, list(g.function_type.inputs.data), [])
+            host.body.block.add_op(decl)
+        op.body.block.add_op(host)
+        for g in groups:
+            holder = ModuleOp([g])
+            holder.properties["sym_name"] = StringAttr(g.sym_name.data)
+            op.body.block.add_op(holder)

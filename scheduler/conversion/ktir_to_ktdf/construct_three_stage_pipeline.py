@@ -1,0 +1,292 @@
+"""`construct-three-stage-pipeline`: turn each compute group into a Load -> Compute -> Store
+`ktdf.pipeline` over FIFO slots, tiled to the compute unit's SIMD vector.
+
+The group's element-wise compute is fused into one `linalg.generic` (elementwise_fusion.py).
+The iteration space (the stored tile shape) is tiled right to left by gcd with the SIMD lanes
+of the compute unit for the element type (`tile 3x64, 64 lanes -> vector 1x64`); each vector
+iteration is one pipeline instance:
+
+    scf.for %i = 0 to 3 step 1 { scf.for %j = 0 to 64 step 64 {     // loop_type = parallel_loop
+      ktdf.pipeline {
+        %p:5 = ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, ..., !ktdf.token, ...)
+        ktdf.stage depends_in(none) depends_out(%p#3) {                       // Load
+          ktdf.data_transfer from %A[%row0 + %i, %j] size [1, 64] to %p#0 size [64] : ...
+        }
+        ktdf.stage depends_in(%p#3) depends_out(%p#4) {                      // Compute
+          %a = ktdf.read_from_fifo %p#0 ... linalg.generic ... ktdf.write_to_fifo %r, %p#2 ...
+        } {applicable_units = ["SFU"]}
+        ktdf.stage depends_in(%p#4) depends_out(none) { ... to %C[%row0 + %i, %j] ... }  // Store
+      } } }
+
+Views are cast to the device memory kind of their KTIR space (`mem_space_mapping`):
+`memref.memory_space_cast %v : memref<96x64xf16> to memref<96x64xf16, "DDR">`. A broadcast
+input (a row reused by every row) reads the same row in every instance; broadcasting along a
+vectorised dimension is refused (it needs a splat transfer, not implemented yet).
+"""
+
+from __future__ import annotations
+
+import math
+
+from xdsl.context import Context
+from xdsl.dialects import func, memref, scf, tensor
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    IndexType,
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+)
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.transforms.dead_code_elimination import region_dce
+
+from ktir.diagnostics import op_error
+from ktir.dialects import ktdp
+from scheduler.analysis.device import device_of
+from scheduler.analysis.index_exprs import constant_value, index_constant
+from scheduler.conversion.ktir_to_ktdf.elementwise_fusion import (
+    Access,
+    FusedGroup,
+    Leaf,
+    build_body,
+    fuse_group,
+    leaf_dims,
+)
+from scheduler.dialects.ktdf import (
+    CreateTokenOp,
+    DataTransferOp,
+    FifoAllocateOp,
+    FifoSlotType,
+    LoopType,
+    LoopTypeAttr,
+    PipelineOp,
+    PrivateOp,
+    PrivateYieldOp,
+    ReadFromFifoOp,
+    StageOp,
+    TokenType,
+    WriteToFifoOp,
+)
+
+
+def vector_shape(space: tuple[int, ...], lanes: int) -> tuple[int, ...]:
+    """Tile parallel dims right to left by gcd with the lanes still free."""
+    out = [1] * len(space)
+    free = lanes
+    for d in reversed(range(len(space))):
+        g = math.gcd(space[d], free)
+        out[d] = g
+        free //= g
+        if free == 1:
+            break
+    return tuple(out)
+
+
+class _Builder:
+    def __init__(self, fn: func.FuncOp, device, group: FusedGroup):
+        self.fn = fn
+        self.device = device
+        self.group = group
+        self.casts: dict[Operation, SSAValue] = {}
+
+    # ---- views in device memory kinds ------------------------------------------------------
+
+    def memory_kind(self, acc: Access) -> str:
+        space = acc.view.memory_space
+        assert isinstance(space, ktdp.MemorySpaceAttr)
+        return self.device.memory_for_space(space.kind.data)
+
+    def cast(self, acc: Access) -> SSAValue:
+        view = acc.view
+        if view not in self.casts:
+            t = view.result.type
+            target = MemRefType(t.element_type, t.get_shape(), t.layout,
+                                StringAttr(self.memory_kind(acc)))
+            c = memref.MemorySpaceCastOp(view.result, target)
+            c.dest.name_hint = (view.result.name_hint or "view") + "_cast"
+            c.location = view.location
+            Rewriter.insert_op(c, InsertPoint.after(view))
+            self.casts[view] = c.dest
+        return self.casts[view]
+
+    # ---- one side of a transfer ------------------------------------------------------------
+
+    def side(self, acc: Access, follows: list[int | None], ivs: list[SSAValue],
+             vec: tuple[int, ...]) -> tuple[list[SSAValue], AffineMap, list[int]]:
+        """Subscripts `base + lower + iv` into the view, and the chunk sizes."""
+        tile = acc.tile
+        operands: list[SSAValue] = []
+        replace: list[AffineExpr] = []
+        for v in tile.indices:  # constant subscripts fold into the map
+            c = constant_value(v)
+            if c is None:
+                replace.append(AffineExpr.dimension(len(operands)))
+                operands.append(v)
+            else:
+                replace.append(AffineExpr.constant(c))
+        n_idx = len(operands)
+        results: list[AffineExpr] = []
+        sizes: list[int] = []
+        for t, base in enumerate(tile.base_map.data.results):
+            e = base.replace_dims_and_symbols(replace, []) + acc.lower[t]
+            s = follows[t]
+            if s is not None:
+                e = e + AffineExpr.dimension(n_idx + s)
+            results.append(e)
+            sizes.append(vec[s] if s is not None else 1)
+        amap = AffineMap(n_idx + len(ivs), 0, tuple(results))
+        return [*operands, *ivs], amap, sizes
+
+    # ---- the pipeline --------------------------------------------------------------------
+
+    def check_ordered_links(self, op: Operation) -> None:
+        """FIFO slots assume in-order delivery: every queue into or out of the compute unit
+        must be `ordered` (pipeline.md §2)."""
+        compute = self.device.compute_kind
+        for dp in self.device.datapaths:
+            if compute in (dp.src, dp.dst) and dp.is_queue and not dp.ordered:
+                raise op_error(op, f'the queue "{dp.src}" -> "{dp.dst}" of device '
+                                   f"@{self.device.name} is not ordered: the pipeline's FIFO "
+                                   "slots need in-order delivery on the compute unit's links "
+                                   "(feature.queue = {..., ordered})")
+
+    def build(self) -> None:
+        group = self.group
+        stores = [acc.op for acc, _ in group.outputs]
+        elt = group.outputs[0][0].element_type
+        self.check_ordered_links(group.loads[0].op if group.loads else stores[0])
+        vec = vector_shape(group.space, self.device.vector_lanes(str(elt)))
+        leaves = group.leaves()
+        follows = {leaf: leaf_dims(leaf) for leaf in leaves}
+        for leaf in leaves:
+            for s, v in enumerate(vec):
+                if v > 1 and s not in follows[leaf]:
+                    raise op_error(group.loads[leaf.load].op,
+                                   f"broadcast along the vectorised dimension {s} (vector "
+                                   f"{'x'.join(map(str, vec))}): not supported by the "
+                                   "scheduler yet")
+        n_vec = math.prod(vec)
+        compute = self.device.compute_kind
+
+        bounds = [(index_constant(0), index_constant(extent), index_constant(step))
+                  for extent, step in zip(group.space, vec)]
+        Rewriter.insert_op([c for triple in bounds for c in triple],
+                           InsertPoint.before(stores[0]))
+        at = InsertPoint.before(stores[0])
+        ivs: list[SSAValue] = []
+        for d, (lb, ub, st) in enumerate(bounds):
+            body = Block(arg_types=[IndexType()])
+            body.args[0].name_hint = f"v{d}"
+            loop = scf.ForOp(lb.result, ub.result, st.result, [], Region(body))
+            loop.attributes["loop_type"] = LoopTypeAttr(LoopType.PARALLEL_LOOP)
+            Rewriter.insert_op(loop, at)
+            ivs.append(body.args[0])
+            body.add_op(scf.YieldOp())
+            at = InsertPoint.before(body.last_op)
+
+        in_slots = [FifoSlotType(self.memory_kind(group.loads[lf.load]), compute, n_vec, elt)
+                    for lf in leaves]
+        out_slots = [FifoSlotType(compute, self.memory_kind(acc), n_vec, elt)
+                     for acc, _ in group.outputs]
+        n_tokens = 3 if leaves else 2
+        priv_block = Block()
+        allocs = [FifoAllocateOp([t]) for t in in_slots + out_slots]
+        tokens = [CreateTokenOp() for _ in range(n_tokens)]
+        priv_block.add_ops([*allocs, *tokens])
+        priv_block.add_op(PrivateYieldOp(*[a.slots[0] for a in allocs],
+                                         *[t.result for t in tokens]))
+        private = PrivateOp([*in_slots, *out_slots, *[TokenType()] * n_tokens],
+                            Region(priv_block))
+        res = list(private.res)
+        slots_in, slots_out = res[:len(leaves)], res[len(leaves):len(leaves) + len(out_slots)]
+        toks = res[len(leaves) + len(out_slots):]
+
+        stages: list[Operation] = []
+        if leaves:
+            load_ops = []
+            for leaf, slot in zip(leaves, slots_in):
+                acc = group.loads[leaf.load]
+                idx, amap, sizes = self.side(acc, follows[leaf], ivs, vec)
+                load_ops.append(DataTransferOp(self.cast(acc), idx, amap, sizes, slot, [],
+                                               None, [n_vec]))
+            stages.append(StageOp([], [toks[0]], load_ops))
+        stages.append(StageOp(toks[:1] if leaves else [], [toks[-2]],
+                              self.compute_body(leaves, slots_in, slots_out, vec, elt),
+                              applicable_units=[compute]))
+        store_ops = []
+        ident = [s for s in range(len(group.space))]
+        for (acc, _), slot in zip(group.outputs, slots_out):
+            idx, amap, sizes = self.side(acc, ident, ivs, vec)
+            store_ops.append(DataTransferOp(slot, [], None, [n_vec], self.cast(acc), idx, amap,
+                                            sizes))
+        stages.append(StageOp([toks[-2]], [toks[-1]], store_ops))
+        pipeline = PipelineOp([private, *stages])
+        pipeline.location = stores[-1].location
+        Rewriter.insert_op(pipeline, at)
+        for st in stores:
+            Rewriter.erase_op(st)
+        _erase_dead(self.fn)
+
+    def compute_body(self, leaves: list[Leaf], slots_in: list[SSAValue],
+                     slots_out: list[SSAValue], vec: tuple[int, ...], elt) -> list[Operation]:
+        vt = TensorType(elt, vec)
+        ops: list[Operation] = []
+        reads = [ReadFromFifoOp(s, vt) for s in slots_in]
+        ops += reads
+        empties = [tensor.EmptyOp([], vt) for _ in slots_out]
+        ops += empties
+        body = build_body(self.group, leaves, [elt] * len(leaves), [elt] * len(slots_out))
+        rank = len(vec)
+        ident = AffineMap.identity(rank)
+        generic = linalg.GenericOp(
+            [r.results[0] for r in reads], [e.tensor for e in empties], Region(body),
+            [AffineMapAttr(ident)] * (len(reads) + len(empties)),
+            [IteratorTypeAttr.parallel()] * rank, [vt] * len(empties))
+        ops.append(generic)
+        ops += [WriteToFifoOp(r, s) for r, s in zip(generic.results, slots_out)]
+        return ops
+
+
+_REPLACED_DIALECTS = ("linalg", "tensor", "arith")
+
+
+def _erase_dead(fn: func.FuncOp) -> None:
+    """Drop what the pipeline replaced: loads, tiles, the element-wise compute on tensors, and
+    then the pure arithmetic nothing reads any more."""
+    changed = True
+    while changed:
+        changed = False
+        for op in reversed(list(fn.body.block.ops)):
+            replaced = isinstance(op, ktdp.LoadOp | ktdp.ConstructAccessTileOp) or (
+                op.dialect_name() in _REPLACED_DIALECTS and op.results)
+            if replaced and all(r.first_use is None for r in op.results):
+                Rewriter.erase_op(op)
+                changed = True
+    region_dce(fn.body)
+
+
+class ConstructThreeStagePipelinePass(ModulePass):
+    """Build one Load -> Compute -> Store `ktdf.pipeline` per compute group (see the module
+    docstring for the shape). Needs the device (SIMD lanes, memory kinds). Idempotent: a
+    function without `ktdp.store` is left alone."""
+
+    name = "construct-three-stage-pipeline"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        device = device_of(op, self.name)
+        for fn in list(op.walk()):
+            if not isinstance(fn, func.FuncOp) or fn.is_declaration:
+                continue
+            stores = [s for s in fn.body.block.ops if isinstance(s, ktdp.StoreOp)]
+            if not stores:
+                if any(isinstance(s, ktdp.StoreOp) for s in fn.walk()):
+                    raise op_error(fn, "stores inside control flow must be extracted into "
+                                       "compute groups first (run compute-group-extraction)")
+                continue
+            _Builder(fn, device, fuse_group(stores)).build()

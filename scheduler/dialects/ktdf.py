@@ -1,0 +1,407 @@
+"""The `ktdf` dialect: ScheduleIR (shared/spec/schedule-ir.md).
+
+A kernel becomes pipelines of stages that run concurrently on different engines, ordered by
+tokens; data moves by explicit transfers between memories and FIFO slots. This module holds the
+structure ops (pipeline, stage, private, tokens) and the Dialect, and re-exports the rest:
+types and attributes (ktdf_types.py), FIFO and transfer ops (ktdf_transfers.py, with the
+transfer sides in ktdf_sides.py), tiling placeholders, `parallel`, double buffering and
+`opaque` (ktdf_compute.py).
+
+Builders take Python values (`PipelineOp(body, modulo=2)`, `StageOp([t0], [t1], body,
+applicable_units=["SFU"])`) and accessors return them (`stage.applicable_units -> list[str]`,
+`pipeline.modulo -> int | None`). Side-effecting structure ops carry no effect trait, so
+xDSL's greedy rewriter never erases them as dead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.arith import ArithConstantMaterializationInterface
+from xdsl.dialects.builtin import (
+    I64,
+    IndexType,
+    IntegerAttr,
+    UnregisteredOp,
+    i64,
+)
+from xdsl.ir import Attribute, Dialect, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    irdl_op_definition,
+    lazy_traits_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.traits import (
+    HasParent,
+    IsTerminator,
+    NoTerminator,
+    Pure,
+    ReturnLike,
+    SingleBlockImplicitTerminator,
+    ensure_terminator,
+)
+from xdsl.utils.exceptions import VerifyException
+
+from scheduler.dialects.ktdf_compute import (
+    BufferPhaseOp,
+    OpaqueOp,
+    ParallelOp,
+    ParallelYieldOp,
+    SelectMemrefOp,
+    TilingDeriveSizeOp,
+    TilingLinearizeIndexOp,
+    TilingReserveSizeOp,
+)
+from scheduler.dialects.ktdf_transfers import (
+    DataTransferOp,
+    FifoAllocateOp,
+    IndDataTransferOp,
+    ReadFromFifoOp,
+    WriteToFifoOp,
+)
+from scheduler.dialects.ktdf_types import (
+    Body,
+    FifoSlotType,
+    LoopType,
+    LoopTypeAttr,
+    TokenType,
+    TransferMode,
+    UniqueOpMixin,
+    UnitsMixin,
+    as_region,
+    drop_none,
+    parse_body,
+    parse_result_type,
+    print_body,
+    units_attr,
+)
+
+__all__ = [
+    "BufferPhaseOp", "CreateTokenOp", "DataTransferOp", "FifoAllocateOp", "FifoSlotType",
+    "IndDataTransferOp", "Ktdf", "LoopType", "LoopTypeAttr", "OpaqueOp", "ParallelOp",
+    "ParallelYieldOp", "PipelineOp", "PrivateOp", "PrivateYieldOp", "ReadFromFifoOp",
+    "SelectMemrefOp", "StageOp", "TilingDeriveSizeOp", "TilingLinearizeIndexOp",
+    "TilingReserveSizeOp", "TokenType", "TransferMode", "UnitsMixin", "WriteToFifoOp",
+]
+
+
+# --------------------------------------------------------------------------------------------
+# pipeline, stage, private, tokens
+# --------------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class CreateTokenOp(UniqueOpMixin):
+    """`%t = ktdf.create_token : !ktdf.token`. Pure but unique: `unique_id` (shown only in the
+    generic form) keeps two tokens apart under CSE."""
+
+    name = "ktdf.create_token"
+    result = result_def(TokenType)
+    unique_id = prop_def(IntegerAttr[IndexType])
+    traits = traits_def(Pure())
+
+    def __init__(self):
+        super().__init__(result_types=[TokenType()])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CreateTokenOp:
+        attrs = parser.parse_optional_attr_dict()
+        parse_result_type(parser, TokenType(), cls.name)
+        op = cls()
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+
+@irdl_op_definition
+class PrivateYieldOp(IRDLOperation):
+    """`ktdf.private_yield %a, %t : T, !ktdf.token`: the resources a `ktdf.private` yields."""
+
+    name = "ktdf.private_yield"
+    values = var_operand_def()
+    traits = lazy_traits_def(lambda: (Pure(), IsTerminator(), ReturnLike(), HasParent(PrivateOp)))
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
+
+    def __init__(self, *values: SSAValue):
+        super().__init__(operands=[values])
+
+
+@irdl_op_definition
+class PipelineOp(IRDLOperation):
+    """`ktdf.pipeline (modulo(size : N))? { stages } attr-dict`: a DAG of stages overlapping
+    across dynamic instances; `modulo` rotates through N copies of its resources.
+
+    Children are `ktdf.stage` and at most one `ktdf.private`; (P) the token edges between its
+    stages form no cycle (a cycle would deadlock every instance).
+    """
+
+    name = "ktdf.pipeline"
+    modulo_attr = opt_prop_def(IntegerAttr[I64], prop_name="modulo")
+    body = region_def("single_block")
+    traits = traits_def(NoTerminator())
+
+    def __init__(self, body: Body = None, modulo: int | None = None):
+        size = None if modulo is None else IntegerAttr(modulo, i64)
+        super().__init__(regions=[as_region(body)], properties=drop_none({"modulo": size}))
+
+    @property
+    def modulo(self) -> int | None:
+        """N of `modulo(size : N)`; None without modulo (one copy of the resources)."""
+        return None if self.modulo_attr is None else self.modulo_attr.value.data
+
+    @modulo.setter
+    def modulo(self, n: int | None) -> None:
+        if n is None:
+            self.properties.pop("modulo", None)
+        else:
+            self.properties["modulo"] = IntegerAttr(n, i64)
+
+    @property
+    def stages(self) -> list[StageOp]:
+        return [op for op in self.body.block.ops if isinstance(op, StageOp)]
+
+    @property
+    def private_op(self) -> PrivateOp | None:
+        return next((op for op in self.body.block.ops if isinstance(op, PrivateOp)), None)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PipelineOp:
+        modulo: int | None = None
+        if parser.parse_optional_keyword("modulo"):
+            parser.parse_punctuation("(")
+            parser.parse_keyword("size")
+            parser.parse_punctuation(":")
+            modulo = parser.parse_integer(allow_negative=True, allow_boolean=False)
+            parser.parse_punctuation(")")
+        op = cls(parse_body(parser), modulo)
+        op.attributes |= parser.parse_optional_attr_dict()
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.modulo_attr is not None:
+            printer.print_string(f" modulo(size : {self.modulo})")
+        print_body(printer, self.body)
+        printer.print_op_attributes(self.attributes)
+
+    def verify_(self) -> None:
+        if self.modulo is not None and self.modulo < 1:
+            raise VerifyException(f"modulo size must be >= 1, got {self.modulo}")
+        private = None
+        for op in self.body.block.ops:
+            if isinstance(op, PrivateOp):
+                if private is not None:
+                    raise VerifyException("at most one immediate 'ktdf.private' child is "
+                                          "allowed")
+                private = op
+            elif not isinstance(op, StageOp):
+                name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+                raise VerifyException("immediate children must be 'ktdf.stage' or "
+                                      f"'ktdf.private' ops, found '{name}'")
+        _check_acyclic(self.stages)
+
+
+def _check_acyclic(stages: Sequence[StageOp]) -> None:
+    producers: dict[SSAValue, list[int]] = {}
+    for i, s in enumerate(stages):
+        for t in s.depends_out:
+            producers.setdefault(t, []).append(i)
+    succ = [sorted({j for t in s.depends_in for j in producers.get(t, ())})
+            for s in stages]
+    # successors of producer p: every stage whose depends_in names a token p produces
+    out: list[set[int]] = [set() for _ in stages]
+    for consumer, preds in enumerate(succ):
+        for p in preds:
+            out[p].add(consumer)
+    state = [0] * len(stages)  # 0 unseen, 1 on the stack, 2 done
+    for root in range(len(stages)):
+        if state[root]:
+            continue
+        stack = [(root, iter(sorted(out[root])))]
+        state[root] = 1
+        while stack:
+            node, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                state[node] = 2
+                stack.pop()
+            elif state[nxt] == 1:
+                raise VerifyException(f"the token dependencies of its stages form a cycle "
+                                      f"(through stages #{nxt} and #{node})")
+            elif state[nxt] == 0:
+                state[nxt] = 1
+                stack.append((nxt, iter(sorted(out[nxt]))))
+
+
+def _is_token_source(v: SSAValue) -> bool:
+    owner = v.owner
+    if isinstance(owner, CreateTokenOp):
+        return True
+    if isinstance(owner, PrivateOp):
+        last = owner.body.block.last_op if owner.body.blocks else None
+        idx = owner.results.index(v)
+        return isinstance(last, PrivateYieldOp) and idx < len(last.values) and \
+            isinstance(last.values[idx].owner, CreateTokenOp)
+    return False
+
+
+def _parse_token_list(parser: Parser, keyword: str) -> list[SSAValue]:
+    parser.parse_keyword(keyword)
+    parser.parse_punctuation("(")
+    values: list[UnresolvedOperand] = []
+    if not parser.parse_optional_keyword("none"):
+        values = parser.parse_comma_separated_list(Parser.Delimiter.NONE,
+                                                   parser.parse_unresolved_operand)
+    parser.parse_punctuation(")")
+    return [parser.resolve_operand(v, TokenType()) for v in values]
+
+
+def _print_token_list(printer: Printer, keyword: str, values: Sequence[SSAValue]) -> None:
+    printer.print_string(f" {keyword}(")
+    if values:
+        printer.print_list(values, printer.print_ssa_value)
+    else:
+        printer.print_string("none")
+    printer.print_string(")")
+
+
+@irdl_op_definition
+class StageOp(UnitsMixin):
+    """`ktdf.stage depends_in(%t0 | none) depends_out(%t1 | none) { ... } {applicable_units =
+    ["SFU"]}`: one step of a pipeline bound to one unit kind. It starts when the producers of
+    its `depends_in` tokens finished and signals its `depends_out` tokens when done.
+
+    Every token is a `ktdf.create_token` result or a `ktdf.private` result yielding one.
+    """
+
+    name = "ktdf.stage"
+    depends_in = var_operand_def(TokenType)
+    depends_out = var_operand_def(TokenType)
+    body = region_def("single_block")
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(NoTerminator(), HasParent(PipelineOp))
+
+    def __init__(self, depends_in: Sequence[SSAValue] = (), depends_out: Sequence[SSAValue] = (),
+                 body: Body = None, applicable_units: Sequence[str] | None = None):
+        super().__init__(operands=[depends_in, depends_out], regions=[as_region(body)],
+                         attributes=drop_none({"applicable_units": units_attr(applicable_units)}))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> StageOp:
+        ins = _parse_token_list(parser, "depends_in")
+        outs = _parse_token_list(parser, "depends_out")
+        op = cls(ins, outs, parse_body(parser))
+        op.attributes |= parser.parse_optional_attr_dict()
+        return op
+
+    def print(self, printer: Printer) -> None:
+        _print_token_list(printer, "depends_in", self.depends_in)
+        _print_token_list(printer, "depends_out", self.depends_out)
+        print_body(printer, self.body)
+        printer.print_op_attributes(self.attributes)
+
+    def verify_(self) -> None:
+        super().verify_()
+        for what, tokens in (("depends_in", self.depends_in), ("depends_out", self.depends_out)):
+            for t in tokens:
+                if not _is_token_source(t):
+                    raise VerifyException(
+                        f"{what} operand must originate from ktdf.create_token or ktdf.private "
+                        "operation yielding a token created by ktdf.create_token")
+
+
+@irdl_op_definition
+class PrivateOp(IRDLOperation):
+    """`%r:2 = ktdf.private -> (memref<...>, !ktdf.token) { ...; ktdf.private_yield ... }`:
+    resources private to the enclosing pipeline, one set per dynamic instance (per modulo
+    copy). The yield is implicit when it yields nothing."""
+
+    name = "ktdf.private"
+    res = var_result_def()
+    body = region_def("single_block")
+    traits = traits_def(SingleBlockImplicitTerminator(PrivateYieldOp), HasParent(PipelineOp))
+
+    def __init__(self, result_types: Sequence[Attribute] = (), body: Body = None):
+        super().__init__(result_types=[result_types], regions=[as_region(body)])
+        ensure_terminator(self, SingleBlockImplicitTerminator(PrivateYieldOp))
+
+    @property
+    def yield_op(self) -> PrivateYieldOp:
+        last = self.body.block.last_op
+        assert isinstance(last, PrivateYieldOp)
+        return last
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PrivateOp:
+        types: list[Attribute] = []
+        if parser.parse_optional_punctuation("->"):
+            types = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parser.parse_type)
+        op = cls(types, parse_body(parser))
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.res:
+            printer.print_string(" -> (")
+            printer.print_list(self.result_types, printer.print_attribute)
+            printer.print_string(")")
+        last = self.body.block.last_op if self.body.blocks else None
+        elide = isinstance(last, PrivateYieldOp) and not last.values and not last.attributes
+        print_body(printer, self.body, terminators=not elide)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+
+    def verify_(self) -> None:
+        last = self.body.block.last_op
+        if not isinstance(last, PrivateYieldOp):
+            return  # reported by SingleBlockImplicitTerminator
+        if len(last.values) != len(self.res):
+            raise VerifyException(f"yield operands count ({len(last.values)}) must match "
+                                  f"results count ({len(self.res)})")
+        for v, r in zip(last.values, self.res):
+            if v.type != r.type:
+                raise VerifyException(f"yield operand type {v.type} must match result type "
+                                      f"{r.type}")
+
+
+
+
+Ktdf = Dialect(
+    "ktdf",
+    [
+        PipelineOp,
+        StageOp,
+        PrivateOp,
+        PrivateYieldOp,
+        CreateTokenOp,
+        FifoAllocateOp,
+        ReadFromFifoOp,
+        WriteToFifoOp,
+        DataTransferOp,
+        IndDataTransferOp,
+        TilingReserveSizeOp,
+        TilingDeriveSizeOp,
+        TilingLinearizeIndexOp,
+        ParallelOp,
+        ParallelYieldOp,
+        BufferPhaseOp,
+        SelectMemrefOp,
+        OpaqueOp,
+    ],
+    [TokenType, FifoSlotType, LoopTypeAttr],
+    [ArithConstantMaterializationInterface()],
+)

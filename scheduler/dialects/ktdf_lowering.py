@@ -1,0 +1,105 @@
+"""The `ktdf_lowering` dialect: temporary ops between ScheduleIR and DataflowIR
+(shared/spec/schedule-ir.md §6).
+
+`ktdf-to-ktdflowering` turns stages into `execute_on` over their units and inserts `signal`
+barriers for scratchpad conflicts; `ktdflowering-to-dfir` splits the result per unit type.
+Neither op carries an effect trait: unknown effects keep them from being erased as dead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import IndexType
+from xdsl.ir import Dialect, SSAValue
+from xdsl.irdl import (
+    irdl_op_definition,
+    region_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import NoTerminator
+
+from scheduler.dialects.ktdf_types import (
+    Body,
+    UnitsMixin,
+    as_region,
+    drop_none,
+    parse_body,
+    print_body,
+    units_attr,
+)
+
+
+def _parse_units(parser: Parser) -> list[SSAValue]:
+    units = parser.parse_optional_undelimited_comma_separated_list(
+        parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand) or []
+    return [parser.resolve_operand(u, IndexType()) for u in units]
+
+
+def _print_units(printer: Printer, units: Sequence[SSAValue]) -> None:
+    if units:
+        printer.print_string(" ")
+        printer.print_list(units, printer.print_ssa_value)
+
+
+@irdl_op_definition
+class ExecuteOnOp(UnitsMixin):
+    """`ktdf_lowering.execute_on %u0, %u1 { ... } {applicable_units = ["SFU"]}`: the body runs
+    on the listed units (`index` handles from `dataflow.get_unit` / `uniform.query_map`).
+    No parentheses; attributes follow the region.
+
+    `ExecuteOnOp([u], body, applicable_units=["SFU"])`; `op.applicable_units -> list[str]`.
+    """
+
+    name = "ktdf_lowering.execute_on"
+    units = var_operand_def(IndexType)
+    body = region_def("single_block")
+    traits = traits_def(NoTerminator())
+
+    def __init__(self, units: Sequence[SSAValue] = (), body: Body = None,
+                 applicable_units: Sequence[str] | None = None):
+        super().__init__(operands=[units], regions=[as_region(body)],
+                         attributes=drop_none({"applicable_units": units_attr(applicable_units)}))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ExecuteOnOp:
+        units = _parse_units(parser)
+        op = cls(units, parse_body(parser))
+        op.attributes |= parser.parse_optional_attr_dict()
+        return op
+
+    def print(self, printer: Printer) -> None:
+        _print_units(printer, self.units)
+        print_body(printer, self.body)
+        printer.print_op_attributes(self.attributes)
+
+
+@irdl_op_definition
+class SignalOp(UnitsMixin):
+    """`ktdf_lowering.signal %a, %b`: the listed units synchronise (a barrier among them).
+    Lowered to one `dataflow.sync_send` to every peer, then one `dataflow.sync_recv` from
+    every peer, in the program of each unit type whose `execute_on` holds it."""
+
+    name = "ktdf_lowering.signal"
+    units = var_operand_def(IndexType)
+
+    def __init__(self, units: Sequence[SSAValue] = (),
+                 applicable_units: Sequence[str] | None = None):
+        super().__init__(operands=[units],
+                         attributes=drop_none({"applicable_units": units_attr(applicable_units)}))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SignalOp:
+        op = cls(_parse_units(parser))
+        op.attributes |= parser.parse_optional_attr_dict()
+        return op
+
+    def print(self, printer: Printer) -> None:
+        _print_units(printer, self.units)
+        printer.print_op_attributes(self.attributes)
+
+
+KtdfLowering = Dialect("ktdf_lowering", [ExecuteOnOp, SignalOp], [])

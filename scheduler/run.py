@@ -1,0 +1,141 @@
+"""Compile a kernel, execute it on the emulator and check it against the reference interpreter.
+
+`run_and_check("add.mlir", "spyre")` is what `ktir run` does: the reference interpreter plans
+the arguments and makes the inputs (seeded) and computes the expected outputs; the compiler
+produces DataflowIR for the device; the emulator runs it with the same element addresses and
+the inputs placed in the device's global memory; every buffer the reference wrote is read back
+from the emulator and compared — bitwise by default (an element-wise kernel performs the same
+fp16 operations in the same order on both sides), or within `rtol`/`atol` when given.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+@dataclass
+class OutputCheck:
+    name: str
+    shape: tuple[int, ...]
+    dtype: str
+    match: bool
+    max_abs_err: float
+    mismatches: int
+    first_mismatch: tuple[int, ...] | None = None
+    expected: float | None = None  # at the first mismatch
+    got: float | None = None
+
+
+@dataclass
+class RunReport:
+    kernel: str
+    device: str
+    tiles: int
+    compile_seconds: float
+    reference_seconds: float
+    emulate_seconds: float
+    programs: int
+    emulation: Any  # emulator.EmulationResult
+    checks: list[OutputCheck] = field(default_factory=list)
+    outputs: dict[str, np.ndarray] = field(default_factory=dict)
+    rtol: float = 0.0
+    atol: float = 0.0
+
+    @property
+    def match(self) -> bool:
+        return bool(self.checks) and all(c.match for c in self.checks)
+
+    @property
+    def max_abs_err(self) -> float:
+        return max((c.max_abs_err for c in self.checks), default=0.0)
+
+    def to_json(self) -> dict[str, Any]:
+        em = self.emulation
+        return {
+            "kernel": self.kernel, "device": self.device, "tiles": self.tiles,
+            "match": self.match, "max_abs_err": self.max_abs_err,
+            "cycles": em.cycles, "roofline_cycles": em.roofline_cycles,
+            "efficiency": em.efficiency, "bound": em.roofline.bound,
+            "compile_s": self.compile_seconds, "emulate_s": self.emulate_seconds,
+            "reference_s": self.reference_seconds, "programs": self.programs,
+            "rtol": self.rtol, "atol": self.atol,
+            "outputs": [{"name": c.name, "shape": list(c.shape), "dtype": c.dtype,
+                         "match": c.match, "max_abs_err": c.max_abs_err,
+                         "mismatches": c.mismatches,
+                         "first_mismatch": list(c.first_mismatch) if c.first_mismatch else None}
+                        for c in self.checks],
+            "bytes_per_datapath": dict(em.bytes_per_datapath),
+            "warnings": list(em.warnings),
+        }
+
+
+def compare(name: str, got: np.ndarray, want: np.ndarray, rtol: float = 0.0,
+            atol: float = 0.0) -> OutputCheck:
+    """Bitwise (NaNs with the same bits) when both tolerances are 0, else `isclose` with NaN
+    matching NaN."""
+    if rtol == 0.0 and atol == 0.0:
+        bad = got.view(np.uint8).reshape(*got.shape, -1) != want.view(np.uint8).reshape(
+            *want.shape, -1)
+        bad = bad.any(axis=-1)
+    else:
+        bad = ~np.isclose(got.astype(np.float64), want.astype(np.float64), rtol=rtol,
+                          atol=atol, equal_nan=True)
+    with np.errstate(all="ignore"):
+        diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
+    finite = diff[np.isfinite(diff)]
+    check = OutputCheck(name, tuple(want.shape), str(want.dtype), not bad.any(),
+                        float(finite.max()) if finite.size else 0.0, int(bad.sum()))
+    if bad.any():
+        idx = tuple(int(i) for i in np.argwhere(bad)[0])
+        check.first_mismatch, check.expected, check.got = idx, float(want[idx]), float(got[idx])
+    return check
+
+
+def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str] | None = None,
+                  seed: int = 0, inputs: dict[str, np.ndarray] | None = None,
+                  function: str | None = None, rtol: float = 0.0, atol: float = 0.0,
+                  trace: bool = False, cycle_limit: int = 10**9,
+                  on_step=None, after_step=None) -> RunReport:
+    """Compile `kernel` for `device`, emulate it, compare with the reference interpreter.
+    Raises `KtirDiagnostic` (compile) or `emulator.EmulationError` (execution)."""
+    from emulator import emulate
+    from ktir.context import load_module
+    from ktir.interpreter import run_kernel
+    from scheduler.driver import compile_module
+    from spyrecode.dialects.dataflow import ProgramUnitOp
+
+    source = load_module(kernel)
+    t0 = time.perf_counter()
+    compiled = compile_module(source.clone(), device, on_step=on_step, after_step=after_step)
+    t1 = time.perf_counter()
+    dev = compiled.device
+    scratch = dev.memories[dev.scratchpad_kind()].size
+    ref = run_kernel(source, args=args, seed=seed, inputs=inputs, function=function,
+                     scratchpad_bytes=scratch)
+    t2 = time.perf_counter()
+    mem = dev.global_memory_kind
+    argv: list[Any] = []
+    init: list[tuple[int, np.ndarray]] = []
+    for s in ref.specs:
+        if s.kind == "pointer":
+            argv.append(s.address)
+            init.append((s.start, ref.inputs[s.name]))
+        else:
+            argv.append(s.value)
+    em = emulate(compiled.module, dev, entry=ref.kernel, args=argv, memory_init={mem: init},
+                 trace=trace, cycle_limit=cycle_limit)
+    t3 = time.perf_counter()
+    report = RunReport(ref.kernel, dev.name, int(np.prod(ref.grid)), t1 - t0, t2 - t1, t3 - t2,
+                       sum(1 for o in compiled.module.walk() if isinstance(o, ProgramUnitOp)),
+                       em, rtol=rtol, atol=atol)
+    for name, want in ref.outputs.items():
+        spec = next(s for s in ref.specs if s.name == name)
+        got = em.read(mem, spec.start, want.shape, want.dtype)
+        report.outputs[name] = got
+        report.checks.append(compare(name, got, want, rtol, atol))
+    return report

@@ -1,0 +1,212 @@
+"""`ktir arch`: check, tabulate and draw architecture descriptions (arch_descriptions/README.md).
+
+    ktir arch list                      the shipped devices
+    ktir arch check FILE|NAME           validate; one summary line, or located errors and exit 1
+    ktir arch show FILE|NAME            memories, units, datapaths, groups, roofline, defaults
+    ktir arch draw FILE|NAME -o X.dot   Graphviz DOT (and X.svg when `dot` is installed)
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+if TYPE_CHECKING:
+    from arch_descriptions.model import Device
+
+SPEC_HELP = "a device file, or the name of a shipped device (see `ktir arch list`)"
+
+
+def _size(n: int | None) -> str:
+    if n is None:
+        return "-"
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= scale and n % scale == 0:
+            return f"{n // scale} {unit}"
+    return f"{n} B"
+
+
+def _table(title: str, headers: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(r[i]) for r in [headers, *rows]) for i in range(len(headers))]
+    line = lambda r: "  " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True))  # noqa: E731
+    return ["", title, line(headers).rstrip(), *(line(r).rstrip() for r in rows)]
+
+
+def _lanes(m) -> str:
+    return ", ".join(f"{t} x {n}" for t, n in m.items()) or "-"
+
+
+def _total(dev: Device, per_core: int, shared: int) -> str:
+    if dev.max_cores is not None:
+        return str(shared + per_core * dev.max_cores)
+    return str(shared) if per_core == 0 else f"{per_core} x grid" + (
+        f" + {shared}" if shared else "")
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}{'s' * (count != 1)}"
+
+
+def summary(dev: Device) -> str:
+    cores = (f"{dev.max_cores} cores" if dev.max_cores is not None
+             else "1 core template (cores from the kernel grid)")
+    unit = dev.units[dev.compute_kind]
+    return (f"device @{dev.name}: ok: {cores} x {_n(dev.corelets_per_core, 'corelet')}; "
+            f"{_n(len(dev.memories), 'memory kind')}, {_n(len(dev.units), 'unit kind')}, "
+            f"{_n(len(dev.datapaths), 'datapath kind')}; compute {dev.compute_kind} "
+            f"({_lanes(unit.simd_lanes)}); "
+            + " -> ".join(dev.route(dev.global_memory_kind, dev.compute_kind)))
+
+
+def show_text(dev: Device) -> str:
+    unit = dev.units[dev.compute_kind]
+    spaces = ", ".join(f"{s} -> {dev.memory_for_space(s)}" for s in ("global", "ct_local"))
+    out = [f"device @{dev.name}   {dev.source_path}",
+           f"  cores            {dev.max_cores} (written out)" if dev.max_cores is not None
+           else "  cores            1 template (the kernel's grid sets the count)",
+           f"  corelets/core    {dev.corelets_per_core}",
+           f"  clock            {dev.clock_ghz} GHz",
+           f"  signal latency   {dev.signal_latency} cycle(s)",
+           f"  compute unit     {dev.compute_kind} ({_lanes(unit.simd_lanes)} lanes)",
+           f"  memory spaces    {spaces}"]
+    out += _table("memories", ["KIND", "SIZE", "DEPTH", "PARENT", "PER CORE", "DEVICE",
+                               "LATENCY"],
+                  [[m.kind, _size(m.size), str(m.depth), m.parent or "-", str(m.per_core),
+                    _total(dev, m.per_core, m.shared), str(m.latency)]
+                   for m in dev.memories.values()])
+    out += _table("execution units", ["KIND", "FEATURES", "PER CORE", "DEVICE", "CORELET",
+                                      "LANES/CYCLE", "ISSUE"],
+                  [[u.kind, ", ".join(f.removeprefix("ktdf_arch.feature.") for f in u.features)
+                    or "-", str(u.per_core), _total(dev, u.per_core, u.shared),
+                    "yes" if u.is_corelet else "no", _lanes(u.lanes_per_cycle),
+                    str(u.issue_cycles)] for u in dev.units.values()])
+    out += _table("datapaths", ["LINK", "B/CYCLE", "LATENCY", "QUEUE", "GRANULARITY",
+                                "PER CORE", "DEVICE"],
+                  [[f"{d.src} -> {d.dst}", str(d.bytes_per_cycle), str(d.latency),
+                    (f"depth {d.queue_depth}" + (f", {d.queue_size} B" if d.queue_size else "")
+                     + (", ordered" if d.ordered else "")) if d.is_queue else "-",
+                    ", ".join(map(str, d.granularity)) or "-", str(d.per_core),
+                    _total(dev, d.per_core, d.shared)] for d in dev.datapaths])
+    out += _table("groups", ["KIND", "ROLE", "NESTING", "SIBLINGS"],
+                  [[g.kind or "(none)", g.role, str(g.nesting), str(g.siblings)]
+                   for g in dev.groups])
+    out += _table("compute timing", ["CLASS", "LATENCY", "INTERVAL"],
+                  [[c, str(n), str(unit.op_interval[c])] for c, n in unit.op_latency.items()])
+    roof = dev.roofline()
+    out += ["", "roofline (per core)",
+            f"  device memory    {roof.read_bytes_per_cycle} B/cycle read + "
+            f"{roof.write_bytes_per_cycle} B/cycle write = {roof.bytes_per_cycle} B/cycle",
+            "  vector peak      " + ", ".join(f"{t}: {n} ops/cycle"
+                                              for t, n in roof.ops_per_cycle.items()),
+            "  ridge point      " + ", ".join(f"{t}: {roof.ridge_point(t):.3g} ops/byte"
+                                              for t in roof.ops_per_cycle)]
+    if dev.max_cores is not None:
+        n, ghz = dev.max_cores, dev.clock_ghz
+        out += [f"whole device ({n} cores at {ghz} GHz; per-core links, shared limits not "
+                "modelled)",
+                f"  device memory    {roof.bytes_per_cycle * n} B/cycle = "
+                f"{roof.bytes_per_cycle * n * ghz:g} GB/s",
+                "  vector peak      " + ", ".join(
+                    f"{t}: {k * n} ops/cycle = {k * n * ghz / 1000:g} Tops/s"
+                    for t, k in roof.ops_per_cycle.items())]
+    out += ["", "defaults used (shared/spec/arch.md §8)"]
+    out += [f"  {d}" for d in dev.defaults_used] or ["  none: every timing value is written"]
+    out += [f"warning: {w}" for w in dev.warnings]
+    return "\n".join(out)
+
+
+def _check_chunks(path: str) -> int:
+    from arch_descriptions.model import devices_in_text
+    from ktir.diagnostics import KtirDiagnostic, register_source
+    from scheduler.tools.ktir_opt import split_chunks
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        typer.echo(f"ktir arch check: error: cannot read '{path}': {e}", err=True)
+        return 1
+    register_source(path, text)
+    failed = 0
+    for chunk, offset in split_chunks(text):
+        try:
+            for dev in devices_in_text(chunk, path, offset):
+                typer.echo(summary(dev))
+                for w in dev.warnings:
+                    typer.echo(f"warning: {w}", err=True)
+        except KtirDiagnostic as d:
+            typer.echo(d.text, err=True)
+            failed += 1
+    return 1 if failed else 0
+
+
+def register(app: typer.Typer) -> None:
+    arch = typer.Typer(name="arch", no_args_is_help=True, add_completion=False,
+                       help="Check, show and draw architecture descriptions (ktdf_arch).")
+
+    @arch.command("list", help="List the shipped devices (usable by name).")
+    def list_devices() -> None:
+        from arch_descriptions.model import device_path, shipped_devices
+
+        for name in shipped_devices():
+            typer.echo(f"{name:16} {device_path(name)}")
+
+    @arch.command(help="Validate: one summary line per device, or located errors and exit 1.")
+    def check(spec: str = typer.Argument(..., metavar="FILE|NAME", help=SPEC_HELP),
+              split_input_file: bool = typer.Option(
+                  False, "--split-input-file",
+                  help="check each `// -----` chunk on its own (all errors, exit 1 if any)"),
+              ) -> None:
+        if split_input_file:
+            raise typer.Exit(_check_chunks(spec))
+        from arch_descriptions.model import load_devices
+
+        for dev in load_devices(spec):
+            typer.echo(summary(dev))
+            for w in dev.warnings:
+                typer.echo(f"warning: {w}", err=True)
+
+    @arch.command(help="Tables: memories, units, datapaths, groups, compute timing, roofline "
+                       "peaks, timing defaults used.")
+    def show(spec: str = typer.Argument(..., metavar="FILE|NAME", help=SPEC_HELP)) -> None:
+        from arch_descriptions.model import load_devices
+
+        typer.echo("\n\n".join(show_text(dev) for dev in load_devices(spec)))
+
+    @arch.command(help="Graphviz DOT of groups (clusters), memories and units (nodes), "
+                       "datapaths (labelled edges); also .svg when `dot` is installed.")
+    def draw(spec: str = typer.Argument(..., metavar="FILE|NAME", help=SPEC_HELP),
+             output: Path | None = typer.Option(
+                 None, "-o", "--output", help="write DOT here (and an .svg next to it when "
+                                             "Graphviz `dot` is installed); default stdout"),
+             name: str | None = typer.Option(None, "--name", help="the device to draw when "
+                                             "the file declares several"),
+             ) -> None:
+        from arch_descriptions.model import load_device
+        from arch_descriptions.model.draw import to_dot
+
+        text = to_dot(load_device(spec, name))
+        if output is None:
+            typer.echo(text, nl=False)
+            return
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as e:
+            typer.echo(f"ktir arch draw: error: cannot write '{output}': {e.strerror}", err=True)
+            raise typer.Exit(1) from None
+        written = [str(output)]
+        if (dot := shutil.which("dot")) is not None:
+            svg = output.with_suffix(".svg")
+            proc = subprocess.run([dot, "-Tsvg", str(output), "-o", str(svg)],
+                                  capture_output=True, text=True, timeout=120)
+            if proc.returncode != 0:
+                typer.echo(f"ktir arch draw: error: dot failed: {proc.stderr.strip()}",
+                           err=True)
+                raise typer.Exit(1)
+            written.append(str(svg))
+        typer.echo("wrote " + ", ".join(written))
+
+    app.add_typer(arch, name="arch")

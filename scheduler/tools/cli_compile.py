@@ -1,0 +1,112 @@
+"""`ktir compile`: KTIR -> ScheduleIR -> DataflowIR for a device, with progress and timings."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+DEFAULT_DEVICE = "spyre"
+
+
+class Progress:
+    """One line per step on stderr (`[ 3/13] construct-three-stage-pipeline  4.1 ms`); on a
+    terminal the line of the running step is shown while it runs."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+        self.tty = sys.stderr.isatty()
+        self.current = ""
+
+    def start(self, i: int, n: int, name: str) -> None:
+        self.current = f"[{i + 1:>{len(str(n))}}/{n}] {name}"
+        if self.enabled and self.tty:
+            sys.stderr.write(self.current + " ...\r")
+            sys.stderr.flush()
+
+    def done(self, seconds: float) -> None:
+        if self.enabled:
+            sys.stderr.write(f"{self.current:<48} {seconds * 1e3:8.1f} ms\n")
+
+
+def timing_table(steps, parse_seconds: float) -> str:
+    rows = [("parse + verify", parse_seconds)] + [(s.step, s.seconds) for s in steps]
+    total = sum(t for _, t in rows)
+    width = max(len(n) for n, _ in rows)
+    lines = [f"{'step':<{width}}  {'ms':>9}  {'%':>5}"]
+    lines += [f"{n:<{width}}  {t * 1e3:9.2f}  {100 * t / total if total else 0:5.1f}"
+              for n, t in rows]
+    lines.append(f"{'total':<{width}}  {total * 1e3:9.2f}  100.0")
+    return "\n".join(lines)
+
+
+def compile_cmd(
+    kernel: Annotated[Path, typer.Argument(help="The KTIR kernel file (.mlir).")],
+    device: Annotated[str, typer.Option(
+        "--device", "-d", help="A shipped device name (see `ktir arch list`) or a device "
+        "file.")] = DEFAULT_DEVICE,
+    emit: Annotated[str, typer.Option(
+        help="What to produce: 'dfir' (DataflowIR, the whole pipeline) or 'ktdf' (scheduled "
+        "ScheduleIR, before lowering).")] = "dfir",
+    stop_at: Annotated[str | None, typer.Option(
+        help="Stop after this checkpoint (pre_mapping, pre_scheduling, post_scheduling, "
+        "post_lowering) or pass.")] = None,
+    disable: Annotated[list[str] | None, typer.Option(
+        help="Skip a pass of the pipeline by name. Repeatable.")] = None,
+    output: Annotated[Path | None, typer.Option(
+        "-o", "--output", help="Write into this directory: complete DataflowIR as global.mlir "
+        "plus one file per compute group; anything else as <kernel>.<emit>.mlir. Default: "
+        "print the IR on stdout.")] = None,
+    print_ir_after_all: Annotated[bool, typer.Option(
+        "--print-ir-after-all", help="Print the IR after every step on stderr.")] = False,
+    timings: Annotated[bool, typer.Option(
+        "--timings", help="Print a table of the time per step.")] = False,
+    verify_each: Annotated[bool, typer.Option(
+        "--verify-each", help="Verify the IR after every step, not only where each group of "
+        "the pipeline ends.")] = False,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", "-q", help="No progress lines.")] = False,
+) -> None:
+    """Compile a kernel to DataflowIR (or ScheduleIR) for a device.
+
+    Runs the pipeline declared in scheduler/pipeline.py: legality check, compute groups,
+    Load -> Compute -> Store pipelines, routing through the device's memories, addresses,
+    units and signals, DataflowIR. Prints one progress line per step on stderr.
+    """
+    from scheduler.driver import compile_kernel
+    from scheduler.transforms.emit_split_dfir import write_split
+
+    progress = Progress(not quiet)
+
+    def after_step(name, module, seconds) -> None:
+        progress.done(seconds)
+        if print_ir_after_all:
+            sys.stderr.write(f"// -----// IR Dump After {name} //----- //\n{module!s}\n\n")
+
+    result = compile_kernel(kernel, device, emit=emit, stop_at=stop_at, disable=disable or (),
+                            on_step=progress.start, after_step=after_step,
+                            verify_each=verify_each)
+    complete = emit == "dfir" and result.steps and result.steps[-1].step == "wrap-program-dfir"
+    if output is None:
+        typer.echo(str(result.module))
+    elif complete:
+        written = write_split(result.module, output)
+        typer.echo(f"wrote {len(written)} file(s) to {output}: "
+                   f"{', '.join(p.name for p in written)}", err=True)
+    else:
+        path = output / f"{kernel.stem}.{stop_at or emit}.mlir"
+        try:
+            output.mkdir(parents=True, exist_ok=True)
+            path.write_text(f"{result.module!s}\n")
+        except OSError as e:
+            typer.echo(f"error: cannot write to '{output}': {e.strerror}", err=True)
+            raise typer.Exit(1) from None
+        typer.echo(f"wrote {path}", err=True)
+    if timings:
+        typer.echo(timing_table(result.steps, result.parse_seconds), err=True)
+
+
+def register(app: typer.Typer) -> None:
+    app.command(name="compile")(compile_cmd)

@@ -1,0 +1,110 @@
+"""`ktir interpret`: run a KTIR kernel on the reference interpreter and summarise what it wrote."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+
+def _checksum(arr: Any) -> str:
+    import zlib
+
+    import numpy as np
+
+    return f"{zlib.crc32(np.ascontiguousarray(arr).tobytes()):08x}"
+
+
+def _read_npz(path: Path) -> dict[str, Any]:
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return {k: data[k] for k in data.files}
+    except (OSError, ValueError) as e:
+        typer.echo(f"error: cannot read inputs from '{path}': {e}", err=True)
+        raise typer.Exit(1) from None
+
+
+def _parse_args(items: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name or not value:
+            typer.echo(f"error: --arg expects NAME=VALUE or NAME=SHAPExTYPE, got '{item}'",
+                       err=True)
+            raise typer.Exit(1)
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _device_scratchpad(spec: str) -> int:
+    from arch_descriptions.model import load_device
+
+    dev = load_device(spec)
+    return dev.memories[dev.scratchpad_kind()].size
+
+
+def interpret(
+    kernel: Annotated[Path, typer.Argument(help="The KTIR file (.mlir) to run.")],
+    arg: Annotated[list[str] | None, typer.Option(
+        "--arg", help="NAME=VALUE binds a scalar or runtime_arg; NAME=96x64xf16 gives a "
+        "buffer's shape and element type. Repeatable.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the random inputs.")] = 0,
+    inputs: Annotated[Path | None, typer.Option(
+        help="An .npz file with input arrays by argument name.")] = None,
+    out: Annotated[Path | None, typer.Option(
+        help="Write the buffers the kernel wrote to this .npz file.")] = None,
+    function: Annotated[str | None, typer.Option(
+        help="The kernel to run when the module holds several.")] = None,
+    device: Annotated[str | None, typer.Option(
+        "--device", "-d", help="Take the scratchpad capacity from this device (a shipped name "
+        "or a device file): the size of its per-core scratchpad memory.")] = None,
+    scratchpad_bytes: Annotated[int | None, typer.Option(
+        help="Capacity of each tile's scratchpad in bytes (default: the device's, or 2 MiB "
+        "without --device).")] = None,
+    json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Run a kernel on the KTIR reference interpreter.
+
+    Runs KERNEL on every tile of its grid and lists the device-memory buffers it wrote (name,
+    shape, dtype, CRC-32 checksum of the bytes, sum)."""
+    import json as jsonlib
+
+    import numpy as np
+
+    from ktir.interpreter import run_kernel
+
+    if scratchpad_bytes is None:
+        scratchpad_bytes = _device_scratchpad(device) if device else 2 * 1024 * 1024
+    if scratchpad_bytes <= 0:
+        typer.echo("error: --scratchpad-bytes must be positive", err=True)
+        raise typer.Exit(1)
+    given = _read_npz(inputs) if inputs is not None else {}
+    result = run_kernel(kernel, args=_parse_args(arg or []), seed=seed,
+                        scratchpad_bytes=scratchpad_bytes, function=function, inputs=given)
+    rows = [{"name": k, "shape": list(v.shape), "dtype": str(v.dtype),
+             "checksum": _checksum(v), "sum": float(np.sum(v, dtype=np.float64))}
+            for k, v in result.outputs.items()]
+    if out is not None:
+        np.savez(out, **result.outputs)
+    if json:
+        typer.echo(jsonlib.dumps({"kernel": result.kernel, "grid": list(result.grid),
+                                  "buffers": rows}))
+        return
+    tiles = int(np.prod(result.grid))
+    typer.echo(f"kernel @{result.kernel}: grid {list(result.grid)} ({tiles} tiles), "
+               f"{len(rows)} buffer(s) written")
+    if not rows:
+        return
+    table = [("name", "shape", "dtype", "checksum", "sum")] + [
+        (r["name"], "x".join(map(str, r["shape"])), r["dtype"], r["checksum"],
+         f"{r['sum']:.6g}") for r in rows]
+    widths = [max(len(row[i]) for row in table) for i in range(5)]
+    for row in table:
+        typer.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+
+
+def register(app: typer.Typer) -> None:
+    app.command(name="interpret")(interpret)

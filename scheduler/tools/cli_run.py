@@ -1,0 +1,123 @@
+"""`ktir run`: compile a kernel, execute it on the emulator, check it against the reference."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from scheduler.tools.cli_compile import DEFAULT_DEVICE, Progress
+from scheduler.tools.cli_interpret import _parse_args, _read_npz
+
+
+def _describe(report) -> list[str]:
+    em = report.emulation
+    ns = em.seconds * 1e9
+    lines = [
+        f"kernel @{report.kernel} on {report.device}: {report.tiles} tile(s), "
+        f"{report.programs} program(s)",
+        f"  compile    {report.compile_seconds:7.3f} s",
+        f"  reference  {report.reference_seconds:7.3f} s",
+        f"  emulate    {report.emulate_seconds:7.3f} s   {em.cycles} cycles ({ns:.0f} ns at "
+        f"{em.clock_ghz:g} GHz); roofline {em.roofline_cycles} cycles, "
+        f"{em.roofline.bound}-bound ({100 * em.efficiency:.0f}% of the bound)",
+    ]
+    how = "bitwise" if report.rtol == 0 and report.atol == 0 else \
+        f"rtol={report.rtol:g}, atol={report.atol:g}"
+    for c in report.checks:
+        shape = "x".join(map(str, c.shape))
+        if c.match:
+            lines.append(f"  check      {c.name} {shape} {c.dtype}: matches the reference "
+                         f"({how}; max abs error {c.max_abs_err:g})")
+        else:
+            lines.append(f"  check      {c.name} {shape} {c.dtype}: MISMATCH in {c.mismatches} "
+                         f"element(s) ({how}); first at {list(c.first_mismatch or ())}: "
+                         f"expected {c.expected!r}, got {c.got!r}; max abs error "
+                         f"{c.max_abs_err:g}")
+    return lines
+
+
+def run(
+    kernel: Annotated[Path, typer.Argument(help="The KTIR kernel file (.mlir).")],
+    device: Annotated[str, typer.Option(
+        "--device", "-d", help="A shipped device name (see `ktir arch list`) or a device "
+        "file.")] = DEFAULT_DEVICE,
+    arg: Annotated[list[str] | None, typer.Option(
+        "--arg", help="NAME=VALUE binds a scalar; NAME=96x64xf16 gives a buffer's shape and "
+        "element type. Repeatable.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the random inputs.")] = 0,
+    inputs: Annotated[Path | None, typer.Option(
+        help="An .npz file with input arrays by argument name.")] = None,
+    function: Annotated[str | None, typer.Option(
+        help="The kernel to run when the module holds several.")] = None,
+    rtol: Annotated[float, typer.Option(
+        help="Relative tolerance of the check (default 0: bitwise).")] = 0.0,
+    atol: Annotated[float, typer.Option(
+        help="Absolute tolerance of the check (default 0: bitwise).")] = 0.0,
+    trace: Annotated[Path | None, typer.Option(
+        help="Write a Chrome trace (JSON; open in Perfetto or chrome://tracing), one track "
+        "per unit.")] = None,
+    out: Annotated[Path | None, typer.Option(
+        help="Write the buffers the emulator produced to this .npz file.")] = None,
+    cycle_limit: Annotated[int, typer.Option(
+        help="Stop with an error after this many cycles.")] = 10**9,
+    json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
+) -> None:
+    """Compile, emulate and check a kernel against the reference interpreter.
+
+    Compiles KERNEL for the device, runs it on the emulator and compares every buffer it
+    writes with the reference interpreter's on the same seeded inputs. Exit 0 on a match, 1
+    otherwise.
+
+    Prints cycles, the roofline bound and times; --json gives the same as one object (keys
+    match, cycles, roofline_cycles, max_abs_err, compile_s, emulate_s, device, ...).
+    """
+    import json as jsonlib
+
+    import numpy as np
+
+    from emulator import EmulationError
+    from scheduler.run import run_and_check
+
+    if rtol < 0 or atol < 0:
+        typer.echo("error: --rtol and --atol must not be negative", err=True)
+        raise typer.Exit(1)
+    progress = Progress(not quiet and not json)
+    given = _read_npz(inputs) if inputs is not None else None
+    try:
+        report = run_and_check(kernel, device, args=_parse_args(arg or []), seed=seed,
+                               inputs=given, function=function, rtol=rtol, atol=atol,
+                               trace=trace is not None, cycle_limit=cycle_limit,
+                               on_step=progress.start,
+                               after_step=lambda name, module, s: progress.done(s))
+    except EmulationError as e:
+        typer.echo(f"{kernel}: emulation failed on device {device}:\n{e.text}", err=True)
+        raise typer.Exit(1) from None
+    if trace is not None:
+        try:
+            report.emulation.write_trace(trace)
+        except OSError as e:
+            typer.echo(f"error: cannot write the trace to '{trace}': {e.strerror}", err=True)
+            raise typer.Exit(1) from None
+    if out is not None:
+        np.savez(out, **report.outputs)
+    if json:
+        typer.echo(jsonlib.dumps(report.to_json()))
+    else:
+        for line in _describe(report):
+            typer.echo(line)
+        if trace is not None:
+            typer.echo(f"  trace      {trace}")
+        typer.echo("PASS" if report.match else "FAIL")
+    if not report.checks:
+        typer.echo("error: the kernel wrote no buffer in global memory: nothing to check",
+                   err=True)
+        raise typer.Exit(1)
+    if not report.match:
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command(name="run")(run)

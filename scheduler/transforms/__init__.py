@@ -1,0 +1,1 @@
+"""ScheduleIR -> ScheduleIR passes, one module per pass."""

@@ -1,0 +1,57 @@
+"""`emit-split-dfir`: write compiled DataflowIR as files, one per program function.
+
+`global.mlir` holds the device declaration and the host module (the kernel functions and the
+declarations of the group functions they call); each compute group's module
+(`module @local_schedule_N`, outer and `_body` functions) goes to `local_schedule_N.mlir`.
+Works for any number of compute groups and for both the one-level and the two-level form.
+The module itself is not changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+
+from ktir.diagnostics import KtirDiagnostic
+
+
+def split_files(module: ModuleOp) -> dict[str, str]:
+    """File name -> text of the split output."""
+    global_ops: list[Operation] = []
+    files: dict[str, str] = {}
+    for op in module.body.block.ops:
+        if isinstance(op, ModuleOp) and op.sym_name is not None:
+            files[f"{op.sym_name.data}.mlir"] = f"{ModuleOp([op.clone()])!s}\n"
+        else:
+            global_ops.append(op.clone())
+    files = {"global.mlir": f"{ModuleOp(global_ops)!s}\n", **files}
+    return files
+
+
+def write_split(module: ModuleOp, output_dir: str | Path) -> list[Path]:
+    out = Path(output_dir)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        written = []
+        for name, text in split_files(module).items():
+            (out / name).write_text(text)
+            written.append(out / name)
+    except OSError as e:
+        raise KtirDiagnostic(f"error: cannot write to '{out}': {e.strerror}") from None
+    return written
+
+
+@dataclass(frozen=True)
+class EmitSplitDfirPass(ModulePass):
+    """Write `global.mlir` and one `<group>.mlir` per compute group into `output_dir`."""
+
+    name = "emit-split-dfir"
+    output_dir: str = "."
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        write_split(op, self.output_dir)

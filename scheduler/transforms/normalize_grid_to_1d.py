@@ -1,0 +1,67 @@
+"""`normalize-grid-to-1d`: flatten a multi-dimensional `grid` and delinearise tile ids.
+
+The backend materialises one set of units per linear tile id, so a kernel must see a 1-D grid.
+Coordinates follow ktir.md D2 (the first grid dimension varies fastest):
+    t0 = id mod d0,  t1 = (id floordiv d0) mod d1,  ...
+"""
+
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, ModuleOp, i64
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ktir.dialects.ktdp import GetComputeTileIdOp, kernel_grid
+
+
+def _delinearise(op: GetComputeTileIdOp, grid: tuple[int, ...]) -> None:
+    linear = GetComputeTileIdOp(1)
+    linear.location = op.location
+    new_ops: list[Operation] = [linear]
+    coords: list[SSAValue] = []
+    rest: SSAValue = linear.ids[0]
+    linear.ids[0].name_hint = "tile"
+    for d in grid[:-1]:
+        size = arith.ConstantOp(IntegerAttr(d, IndexType()))
+        new_ops.append(size)
+        coord = arith.RemUIOp(rest, size)
+        rest_op = arith.DivUIOp(rest, size)
+        new_ops += [coord, rest_op]
+        coords.append(coord.result)
+        rest = rest_op.result
+    coords.append(rest)
+    Rewriter.insert_op(new_ops, InsertPoint.before(op))
+    for old, new in zip(op.ids, coords):
+        old.replace_all_uses_with(new)
+    Rewriter.erase_op(op)
+
+
+class NormalizeGridTo1DPass(ModulePass):
+    """Make every kernel grid one-dimensional.
+
+    Before:  func.func @k() attributes {grid = [4, 8]} { %x, %y = ktdp.get_compute_tile_id : index, index }
+    After:   func.func @k() attributes {grid = [32]} {
+               %id = ktdp.get_compute_tile_id : index
+               %x = arith.remui %id, %c4 ; %q = arith.divui %id, %c4 ; %y = %q (last dim) }
+    Idempotent: 1-D grids and single-result tile ids are left unchanged.
+    """
+
+    name = "normalize-grid-to-1d"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in op.walk():
+            if not isinstance(fn, func.FuncOp) or "grid" not in fn.attributes:
+                continue
+            grid = kernel_grid(fn)
+            if grid is None or len(grid) == 1:
+                continue
+            for tid in [o for o in fn.walk() if isinstance(o, GetComputeTileIdOp)]:
+                if len(tid.ids) > 1:
+                    _delinearise(tid, grid)
+            total = 1
+            for g in grid:
+                total *= g
+            fn.attributes["grid"] = ArrayAttr([IntegerAttr(total, i64)])

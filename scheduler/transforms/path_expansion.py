@@ -1,0 +1,289 @@
+"""`path-expansion`: route every transfer through the memory hierarchy of the device.
+
+After `construct-three-stage-pipeline` a load moves data from a memory straight into a FIFO slot
+of the compute unit (`"DDR" -> "SFU"`). The device says how data really travels: the shortest
+route of its routing graph, e.g. on the sample device DDR -> MNILU -> L1 -> L1LU -> SFU. Each
+unit on the route becomes a stage bound to that unit (`applicable_units = ["MNILU"]`) that moves
+the data one hop, into a new buffer allocated in the next memory (`memref.alloc` in `"L1"`,
+addressed later); the last unit feeds the FIFO, whose slot type becomes `"L1LU" -> "SFU"`.
+Stores are routed the same way from the compute unit out. Any device graph works as long as
+units and memories alternate on the route and the compute unit's links are queues; otherwise
+the error names the device and the route. Stages of one unit kind are merged; the stage chain
+stays linear. Idempotent: routed transfers (slots that start or end at a unit) are left alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import func, memref
+from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ktir.diagnostics import op_error
+from scheduler.analysis.device import device_of
+from scheduler.dialects.ktdf import (
+    CreateTokenOp,
+    DataTransferOp,
+    FifoAllocateOp,
+    FifoSlotType,
+    PipelineOp,
+    PrivateOp,
+    PrivateYieldOp,
+    StageOp,
+    TokenType,
+)
+
+
+@dataclass
+class _Hops:
+    """A transfer's route split into (unit, memory after it) hops; the FIFO end is separate."""
+
+    units: list[str]
+    memories: list[str]  # memories[i] is written by units[i] (the last: the end memory / None)
+
+
+def _split_route(op: Operation, device, route: list[str], from_memory: bool) -> _Hops:
+    what = " -> ".join(route) or "(none)"
+    if len(route) < 3:
+        ends = (f"memory '{route[0]}' and the compute unit" if from_memory else
+                f"the compute unit and memory '{route[-1]}'") if route else "its two ends"
+        raise op_error(op, f"device @{device.name} has no route through a unit between "
+                           f"{ends} (route: {what})")
+    inner = route[1:-1] if from_memory else route[1:]
+    units, memories = [], []
+    expect_unit = True
+    for k in inner:
+        is_unit = k in device.units
+        if is_unit != expect_unit:
+            raise op_error(op, f"the route {what} of device @{device.name} does not alternate "
+                               "units and memories; such routes are not supported yet")
+        (units if is_unit else memories).append(k)
+        expect_unit = not expect_unit
+    if from_memory and len(memories) != len(units) - 1:
+        raise op_error(op, f"route {what} of device @{device.name} must end with a unit that "
+                           "feeds the compute unit")
+    return _Hops(units, memories)
+
+
+def _check_queue(op: Operation, device, src: str, dst: str) -> None:
+    """A FIFO of the pipeline rides a queue link that keeps its messages in order (the
+    compute stage reads its operands in the order the load stage sends them)."""
+    dp = device.datapath(src, dst)
+    if dp is None or not dp.is_queue:
+        raise op_error(op, f'the link "{src}" -> "{dst}" of device @{device.name} must be a '
+                           "queue (feature.queue) to carry a FIFO")
+    if not dp.ordered:
+        raise op_error(op, f'the queue "{src}" -> "{dst}" of device @{device.name} must be '
+                           "ordered (feature.queue = {..., ordered}) to carry a FIFO: the "
+                           "pipeline relies on messages arriving in the order they were sent")
+
+
+@dataclass
+class _Rebuild:
+    """New private contents and stages of one pipeline."""
+
+    alloc_ops: list[Operation] = field(default_factory=list)
+    stages: dict[str, list[Operation]] = field(default_factory=dict)  # unit -> transfers
+    order: list[tuple[int, str]] = field(default_factory=list)  # (distance, unit)
+
+    def buffer(self, memory_kind: str, like: DataTransferOp, sizes: list[int],
+               element_type) -> SSAValue:
+        t = MemRefType(element_type, sizes, memory_space=StringAttr(memory_kind))
+        a = memref.AllocOp([], [], t)
+        a.memref.name_hint = f"buf_{memory_kind.lower()}"
+        a.location = like.location
+        self.alloc_ops.append(a)
+        return a.memref
+
+    def add(self, unit: str, distance: int, op: Operation) -> None:
+        if unit not in self.stages:
+            self.stages[unit] = []
+            self.order.append((distance, unit))
+        self.stages[unit].append(op)
+
+
+def _static_sizes(t: DataTransferOp, side: str) -> list[int]:
+    sizes = t.mixed_source_sizes if side == "source" else t.mixed_dest_sizes
+    if sizes is None or not all(isinstance(s, int) for s in sizes):
+        raise op_error(t, "routing needs static transfer sizes")
+    return list(sizes)  # type: ignore[arg-type]
+
+
+class _Expander:
+    def __init__(self, device, pipeline: PipelineOp):
+        self.device = device
+        self.pipeline = pipeline
+        self.compute = device.compute_kind
+        self.retype: dict[SSAValue, FifoSlotType] = {}
+
+    def unrouted(self, t: DataTransferOp) -> bool:
+        slot = t.destination.type if t.dest_is_fifo else t.source.type
+        if not isinstance(slot, FifoSlotType):
+            return False
+        far = slot.src_kind if t.dest_is_fifo else slot.dst_kind
+        return far in self.device.memories
+
+    def expand_load(self, t: DataTransferOp, rb: _Rebuild) -> None:
+        slot_t = t.destination.type
+        assert isinstance(slot_t, FifoSlotType)
+        src_mem = slot_t.src_kind
+        hops = _split_route(t, self.device, self.device.route(src_mem, self.compute), True)
+        _check_queue(t, self.device, hops.units[-1], self.compute)
+        sizes = _static_sizes(t, "source")
+        elt = slot_t.element_type
+        src, src_idx, src_map = t.source, list(t.source_indices), t.source_map
+        n = len(hops.units)
+        for i, unit in enumerate(hops.units):
+            dist = n - i
+            if i < n - 1:
+                buf = rb.buffer(hops.memories[i], t, sizes, elt)
+                rb.add(unit, dist, DataTransferOp(src, src_idx, src_map, sizes, buf,
+                                                  [0] * len(sizes), None, sizes))
+                src, src_idx, src_map = buf, [], None
+            else:
+                last_idx: list[SSAValue | int] = src_idx if src_idx else [0] * len(sizes)
+                rb.add(unit, dist, DataTransferOp(src, last_idx, src_map, sizes,
+                                                  t.destination, [], None,
+                                                  t.mixed_dest_sizes))
+        self.retype[t.destination] = FifoSlotType(hops.units[-1], self.compute,
+                                                  slot_t.num_elements, elt)
+
+    def expand_store(self, t: DataTransferOp, rb: _Rebuild) -> None:
+        slot_t = t.source.type
+        assert isinstance(slot_t, FifoSlotType)
+        dst_mem = slot_t.dst_kind
+        route = self.device.route(self.compute, dst_mem)
+        hops = _split_route(t, self.device, route, False)
+        if not hops.memories or hops.memories[-1] != dst_mem:
+            raise op_error(t, f"route {' -> '.join(route)} of device @{self.device.name} does "
+                              f"not end in memory '{dst_mem}'")
+        _check_queue(t, self.device, self.compute, hops.units[0])
+        sizes = _static_sizes(t, "dest")
+        elt = slot_t.element_type
+        n = len(hops.units)
+        src: SSAValue = t.source
+        src_idx: list[SSAValue | int] = []
+        for i, unit in enumerate(hops.units):
+            if i < n - 1:
+                buf = rb.buffer(hops.memories[i], t, sizes, elt)
+                dst, dst_idx, dst_map = buf, [0] * len(sizes), None
+            else:
+                dst, dst_idx, dst_map = t.destination, list(t.dest_indices), t.dest_map
+            src_sizes = t.mixed_source_sizes if i == 0 else sizes
+            rb.add(unit, -(i + 1), DataTransferOp(src, src_idx, None, src_sizes, dst, dst_idx,
+                                                  dst_map, sizes))
+            src, src_idx = dst, [0] * len(sizes)
+        self.retype[t.source] = FifoSlotType(self.compute, hops.units[0],
+                                             slot_t.num_elements, elt)
+
+    def run(self) -> bool:
+        stages = self.pipeline.stages
+        loads = [s for s in stages if s.body.block.ops and all(
+            isinstance(o, DataTransferOp) and o.dest_is_fifo and self.unrouted(o)
+            for o in s.body.block.ops)]
+        stores = [s for s in stages if s.body.block.ops and all(
+            isinstance(o, DataTransferOp) and o.source_is_fifo and self.unrouted(o)
+            for o in s.body.block.ops)]
+        if not loads and not stores:
+            return False
+        before, after = _Rebuild(), _Rebuild()
+        for s in loads:
+            for t in s.body.block.ops:
+                self.expand_load(t, before)  # type: ignore[arg-type]
+        for s in stores:
+            for t in s.body.block.ops:
+                self.expand_store(t, after)  # type: ignore[arg-type]
+        self.rebuild(loads, stores, before, after)
+        return True
+
+    def rebuild(self, loads: list[StageOp], stores: list[StageOp], before: _Rebuild,
+                after: _Rebuild) -> None:
+        """New private (retyped slots, new buffers, new tokens) and the linear stage chain
+        [load hops..., untouched stages..., store hops...]."""
+        private = self.pipeline.private_op
+        assert private is not None
+        y = private.yield_op
+        kept = [s for s in self.pipeline.stages if s not in loads and s not in stores]
+        chains = [sorted(before.order, reverse=True), sorted(after.order, reverse=True)]
+        n_tokens = len(chains[0]) + len(kept) + len(chains[1])
+
+        slot_type = {v: self.retype[private.res[i]] for i, v in enumerate(y.values)
+                     if private.res[i] in self.retype}
+        block = Block()
+        inner: dict[SSAValue, SSAValue] = {}
+        for op in private.body.block.ops:
+            if op is y or isinstance(op, CreateTokenOp):
+                continue
+            if isinstance(op, FifoAllocateOp):
+                new = FifoAllocateOp([slot_type.get(s, s.type) for s in op.slots],
+                                     [inner.get(d, d) for d in op.dynamic_sizes])
+                inner.update(zip(op.slots, new.slots))
+                block.add_op(new)
+            else:
+                block.add_op(op.clone(inner))
+        allocs = before.alloc_ops + after.alloc_ops
+        block.add_ops(allocs)
+        tokens = [CreateTokenOp() for _ in range(n_tokens)]
+        block.add_ops(tokens)
+        kept_values = [(private.res[i], inner.get(v, v)) for i, v in enumerate(y.values)
+                       if not isinstance(v.type, TokenType)]
+        yielded = ([v for _, v in kept_values] + [a.results[0] for a in allocs]
+                   + [t.result for t in tokens])
+        block.add_op(PrivateYieldOp(*yielded))
+        new_private = PrivateOp([v.type for v in yielded], Region(block))
+        res = list(new_private.res)
+        outer: dict[SSAValue, SSAValue] = {old: res[i] for i, (old, _) in enumerate(kept_values)}
+        for j, a in enumerate(allocs):
+            outer[a.results[0]] = res[len(kept_values) + j]
+        tok = res[len(kept_values) + len(allocs):]
+
+        new_stages: list[Operation] = []
+
+        def stage(ops: list[Operation], units: list[str] | None) -> None:
+            k = len(new_stages)
+            ins = [tok[k - 1]] if k else []
+            new_stages.append(StageOp(ins, [tok[k]], [o.clone(outer) for o in ops],
+                                      applicable_units=units))
+
+        for _, unit in chains[0]:
+            stage(before.stages[unit], [unit])
+        for s in kept:
+            stage(list(s.body.block.ops), s.applicable_units or None)
+        for _, unit in chains[1]:
+            stage(after.stages[unit], [unit])
+        for rb in (before, after):
+            for ops in rb.stages.values():
+                for o in ops:
+                    o.drop_all_references()
+        new_pipeline = PipelineOp([new_private, *new_stages], self.pipeline.modulo)
+        new_pipeline.location = self.pipeline.location
+        new_pipeline.attributes |= self.pipeline.attributes
+        Rewriter.insert_op(new_pipeline, InsertPoint.before(self.pipeline))
+        Rewriter.erase_op(self.pipeline, safe_erase=False)
+
+
+class PathExpansionPass(ModulePass):
+    """Route each pipeline's transfers along the device's shortest paths.
+
+    Before (sample device):
+        ktdf.stage depends_in(none) depends_out(%t0) {
+          ktdf.data_transfer from %A[...] size [1, 64] to %s size [64] : ..., !ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>
+        }
+    After:
+        ktdf.stage ... { ktdf.data_transfer from %A[...] size [1, 64] to %l1[0, 0] size [1, 64] } {applicable_units = ["MNILU"]}
+        ktdf.stage ... { ktdf.data_transfer from %l1[0, 0] size [1, 64] to %s size [64] : ..., !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16> } {applicable_units = ["L1LU"]}
+    with `%l1 = memref.alloc() : memref<1x64xf16, "L1">` in the pipeline's `ktdf.private`.
+    """
+
+    name = "path-expansion"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        device = device_of(op, self.name)
+        for fn in list(op.walk()):
+            if isinstance(fn, func.FuncOp):
+                for p in [q for q in fn.walk() if isinstance(q, PipelineOp)]:
+                    _Expander(device, p).run()

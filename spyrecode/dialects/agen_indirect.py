@@ -1,0 +1,637 @@
+"""The indirect and symbolic ops of the `agen` dialect (shared/spec/dataflow-ir.md §3).
+
+Indirect ops (the target of `ktdf.ind_data_transfer`) take part of each coordinate from an
+index memref: `indirect:%i[...] direct:%d[...]`; the direct side carries the set, order and
+time map as in the direct ops, the index memref holds integers. Symbolic ops address a 1-D
+identity view from `dataflow.get_logical_memory_view` at element sum(index_k * stride_k), lanes
+contiguous from there. The Dialect object is in agen.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AffineSetAttr,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    VectorType,
+)
+from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir.affine import AffineMap, AffineSet
+from xdsl.irdl import (
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
+from xdsl.utils.exceptions import VerifyException
+
+from ktir.dialects.subscripts import parse_ssa_subscripts
+from spyrecode.dialects.agen_access import (
+    MEMORY_EFFECTS,
+    OPTIONS,
+    Access,
+    LoadsPattern,
+    ParsedAccess,
+    StoresPattern,
+    TimedOp,
+    TimeLoop,
+    body_region,
+    finish,
+    index_operands,
+    loaded_vector,
+    memref_type,
+    no_arguments,
+    nothing_yielded,
+    opt,
+    parse_access,
+    parse_iv,
+    parse_multicast,
+    parse_time_symbols,
+    pattern,
+    print_access,
+    print_multicast,
+    print_tail,
+    print_time,
+    stored_vector,
+    time_props,
+    verify_access,
+    verify_lanes,
+    verify_pattern,
+    verify_time,
+)
+from spyrecode.dialects.dataflow import GetLogicalMemoryViewOp
+from spyrecode.dialects.dataflow_types import VectorLike, element_type, is_vector_like
+from spyrecode.dialects.syntax import (
+    WithDebugName,
+    is_identity,
+    parse_attrs_before_region,
+    parse_types,
+    print_attrs,
+    props,
+    str_attr,
+)
+
+# (keyword, memref, map, subscript operands) of one side of an indirect op
+Side = tuple[str, SSAValue | None, AffineMapAttr | None, Sequence[SSAValue]]
+
+
+def verify_sides(sides: Sequence[Side]) -> dict[str, int]:
+    """Each present side has its map and subscripts; index memrefs hold integers. Returns the
+    rank of each present side."""
+    ranks: dict[str, int] = {}
+    for kw, mem, amap, ops in sides:
+        if (mem is None) != (amap is None):
+            raise VerifyException(f"{kw}: the memref and its map come together")
+        if mem is None or amap is None:
+            if ops:
+                raise VerifyException(f"{kw}: subscripts given without a memref")
+            continue
+        what = kw.replace("_", " ")
+        ranks[kw] = verify_access(what, mem, amap, ops)
+        if kw.startswith("indirect"):
+            e = element_type(memref_type(mem, f"{what} memref"))
+            if not isinstance(e, IntegerType | IndexType):
+                raise VerifyException(f"the {what} memref must hold integers or indices, "
+                                      f"got {e}")
+    return ranks
+
+
+class IndirectPair(WithDebugName):
+    """Ops with one index memref and one direct memref, and an optional multicast target."""
+
+    indirect_memref = operand_def(MemRefType)
+    direct_memref = operand_def(MemRefType)
+    indirect_map_indices = var_operand_def(IndexType)
+    direct_map_indices = var_operand_def(IndexType)
+    multicast_info = opt_operand_def(IndexType)
+    indirect_map = prop_def(AffineMapAttr)
+    direct_map = prop_def(AffineMapAttr)
+
+    @property
+    def indirect(self) -> Access:
+        return Access(self.indirect_memref, tuple(self.indirect_map_indices),
+                      self.indirect_map.data)
+
+    @property
+    def direct(self) -> Access:
+        return Access(self.direct_memref, tuple(self.direct_map_indices), self.direct_map.data)
+
+    def sides(self) -> list[Side]:
+        return [("indirect", self.indirect_memref, self.indirect_map, self.indirect_map_indices),
+                ("direct", self.direct_memref, self.direct_map, self.direct_map_indices)]
+
+    def print_pair(self, printer: Printer) -> None:
+        for kw, mem, amap, ops in self.sides():
+            assert mem is not None
+            assert amap is not None
+            print_access(printer, kw, mem, amap, ops)
+        print_multicast(printer, self.multicast_info)
+
+    def verify_pair(self) -> int:
+        """Verify both sides; the rank of the direct memref."""
+        return verify_sides(self.sides())["direct"]
+
+
+def pair_operands(indirect: Access, direct: Access, multicast: SSAValue | None) -> list:
+    return [indirect.memref, direct.memref, indirect.indices, direct.indices, opt(multicast)]
+
+
+def pair_props(indirect: Access, direct: Access, dbg_name: str | None
+               ) -> dict[str, Attribute | None]:
+    return {"indirect_map": indirect.map_attr(), "direct_map": direct.map_attr(),
+            "dbgName": str_attr(dbg_name)}
+
+
+def parse_pair(parser: Parser) -> tuple[ParsedAccess, ParsedAccess, UnresolvedOperand | None]:
+    """`indirect:%i[...] direct:%d[...] (multicast_info = %m)?`."""
+    return parse_access(parser, "indirect"), parse_access(parser, "direct"), \
+        parse_multicast(parser)
+
+
+def resolve_pair(parser: Parser, ind: ParsedAccess, dire: ParsedAccess,
+                 mc: UnresolvedOperand | None, types: Sequence[Attribute]
+                 ) -> tuple[list, dict[str, Attribute]]:
+    """The operands and subscript maps of a parsed pair, given the two memref types."""
+    return ([parser.resolve_operand(ind[0], types[0]), parser.resolve_operand(dire[0], types[1]),
+             index_operands(parser, ind[2]), index_operands(parser, dire[2]),
+             index_operands(parser, opt(mc))],
+            {"indirect_map": AffineMapAttr(ind[1]), "direct_map": AffineMapAttr(dire[1])})
+
+
+_SIDES = ("indirect_src", "direct_src", "indirect_dst", "direct_dst")
+
+
+@irdl_op_definition
+class CompositeIndirectLoadAndStoreOp(TimedOp, LoadsPattern, StoresPattern):
+    """`composite_load_and_store` where part of each coordinate comes from an index memref:
+
+        agen.composite_indirect_load_and_store (indirect_src:%i[...])? direct_src:%s[...]
+          (indirect_dst:%j[...])? direct_dst:%d[...] (multicast_info = %m)?
+          time_symbols(...), load_iv(%x:T) {attrs} { ... } : (Ti,)? Ts, (Tj,)? Td
+
+    Each indirect side has its map and `*_indirect_time_addr_map`. Builder:
+    `CompositeIndirectLoadAndStoreOp(direct_src, direct_dst, load_set, load_order, store_set,
+    store_order, time, load_direct_time_addr_map, store_direct_time_addr_map, vector_type,
+    indirect_src=None, indirect_dst=None, load_indirect_time_addr_map=None,
+    store_indirect_time_addr_map=None, body=None, multicast_info=None)`."""
+
+    name = "agen.composite_indirect_load_and_store"
+    indirect_src_memref = opt_operand_def(MemRefType)
+    direct_src_memref = operand_def(MemRefType)
+    indirect_dst_memref = opt_operand_def(MemRefType)
+    direct_dst_memref = operand_def(MemRefType)
+    indirect_src_map_indices = var_operand_def(IndexType)
+    direct_src_map_indices = var_operand_def(IndexType)
+    indirect_dst_map_indices = var_operand_def(IndexType)
+    direct_dst_map_indices = var_operand_def(IndexType)
+    multicast_info = opt_operand_def(IndexType)
+    indirect_src_map = opt_prop_def(AffineMapAttr)
+    direct_src_map = prop_def(AffineMapAttr)
+    indirect_dst_map = opt_prop_def(AffineMapAttr)
+    direct_dst_map = prop_def(AffineMapAttr)
+    load_indirect_time_addr_map = opt_prop_def(AffineMapAttr)
+    load_direct_time_addr_map = prop_def(AffineMapAttr)
+    store_indirect_time_addr_map = opt_prop_def(AffineMapAttr)
+    store_direct_time_addr_map = prop_def(AffineMapAttr)
+    irdl_options = OPTIONS
+
+    def __init__(self, direct_src: Access, direct_dst: Access, load_set: AffineSet,
+                 load_order: AffineMap, store_set: AffineSet, store_order: AffineMap,
+                 time: TimeLoop, load_direct_time_addr_map: AffineMap,
+                 store_direct_time_addr_map: AffineMap, vector_type: Attribute,
+                 indirect_src: Access | None = None, indirect_dst: Access | None = None,
+                 load_indirect_time_addr_map: AffineMap | None = None,
+                 store_indirect_time_addr_map: AffineMap | None = None,
+                 body: Block | None = None, multicast_info: SSAValue | None = None,
+                 dbg_name: str | None = None):
+        sides = (indirect_src, direct_src, indirect_dst, direct_dst)
+        super().__init__(
+            operands=[*[[a.memref] if a else [] for a in sides],
+                      *[a.indices if a else [] for a in sides], opt(multicast_info),
+                      time.symbols],
+            regions=[body_region(body, [vector_type])],
+            properties=props({
+                **{f"{k}_map": a.map_attr() if a else None
+                   for k, a in zip(_SIDES, sides, strict=True)},
+                **pattern("load", load_set, load_order),
+                **pattern("store", store_set, store_order),
+                **time_props(time, load_indirect_time_addr_map=load_indirect_time_addr_map,
+                             load_direct_time_addr_map=load_direct_time_addr_map,
+                             store_indirect_time_addr_map=store_indirect_time_addr_map,
+                             store_direct_time_addr_map=store_direct_time_addr_map),
+                "dbgName": str_attr(dbg_name)}))
+        ensure_terminator(self, self.get_trait(SingleBlockImplicitTerminator))
+
+    def sides(self) -> list[Side]:
+        return [(k, getattr(self, f"{k}_memref"), getattr(self, f"{k}_map"),
+                 getattr(self, f"{k}_map_indices")) for k in _SIDES]
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CompositeIndirectLoadAndStoreOp:
+        parsed: dict[str, ParsedAccess] = {}
+        for kw in _SIDES:
+            if kw.startswith("direct") or parser.parse_optional_keyword(kw) is not None:
+                if kw.startswith("direct"):
+                    parser.parse_keyword(kw)
+                parser.parse_punctuation(":")
+                mem = parser.parse_unresolved_operand()
+                parsed[kw] = (mem, *parse_ssa_subscripts(parser))
+        mc = parse_multicast(parser)
+        syms = parse_time_symbols(parser)
+        parser.parse_punctuation(",")
+        iv = parse_iv(parser)
+        attrs = parse_attrs_before_region(parser)
+        region = parser.parse_region([iv])
+        types = dict(zip(parsed, parse_types(parser, len(parsed)), strict=True))
+        return finish(
+            cls,
+            [*[[parser.resolve_operand(parsed[k][0], types[k])] if k in parsed else []
+               for k in _SIDES],
+             *[index_operands(parser, parsed[k][2]) if k in parsed else [] for k in _SIDES],
+             index_operands(parser, opt(mc)), index_operands(parser, syms)],
+            {f"{k}_map": AffineMapAttr(v[1]) for k, v in parsed.items()}, attrs,
+            region=region)
+
+    def print(self, printer: Printer) -> None:
+        for kw, mem, amap, ops in self.sides():
+            if mem is not None and amap is not None:
+                print_access(printer, kw, mem, amap, ops)
+        printer.print_string("\n ")
+        print_multicast(printer, self.multicast_info, lead="", tail=" ")
+        print_time(printer, self.time_symbols, self.load_iv)
+        print_tail(printer, self, self.body,
+                   [m.type for _, m, _, _ in self.sides() if m is not None],
+                   [f"{k}_map" for k in _SIDES])
+
+    def verify_(self) -> None:
+        ranks = verify_sides(self.sides())
+        nload = verify_pattern("direct source", ranks["direct_src"], "load", self.load_set,
+                               self.load_order)
+        nstore = verify_pattern("direct destination", ranks["direct_dst"], "store",
+                                self.store_set, self.store_order)
+        for name, side, m in (
+                ("load_indirect_time_addr_map", "indirect_src",
+                 self.load_indirect_time_addr_map),
+                ("store_indirect_time_addr_map", "indirect_dst",
+                 self.store_indirect_time_addr_map)):
+            if (m is None) != (side not in ranks):
+                raise VerifyException(f"{name} is required with, and only with, {side}")
+        verify_time(self, [
+            ("load_direct_time_addr_map", self.load_direct_time_addr_map, ranks["direct_src"]),
+            ("store_direct_time_addr_map", self.store_direct_time_addr_map,
+             ranks["direct_dst"]),
+            ("load_indirect_time_addr_map", self.load_indirect_time_addr_map,
+             ranks.get("indirect_src", 0)),
+            ("store_indirect_time_addr_map", self.store_indirect_time_addr_map,
+             ranks.get("indirect_dst", 0))])
+        iv = loaded_vector(self.body)
+        verify_lanes("load", nload, iv.type, self.direct_src_memref)
+        verify_lanes("store", nstore, stored_vector(self.body, iv), self.direct_dst_memref)
+
+
+@irdl_op_definition
+class CompositeIndirectLoadOp(IndirectPair, TimedOp, LoadsPattern):
+    """`agen.composite_indirect_load indirect:%i[...] direct:%d[...] (multicast_info = %m)?
+    time_symbols(...), load_iv(%x:T) {attrs} { ... } : Ti, Td`: a composite load whose
+    coordinates are partly read from `%i`. Builder: `CompositeIndirectLoadOp(indirect, direct,
+    load_set, load_order, time, time_addr_map, vector_type, body=None, multicast_info=None)`."""
+
+    name = "agen.composite_indirect_load"
+    time_addr_map = prop_def(AffineMapAttr)
+    irdl_options = OPTIONS
+
+    def __init__(self, indirect: Access, direct: Access, load_set: AffineSet,
+                 load_order: AffineMap, time: TimeLoop, time_addr_map: AffineMap,
+                 vector_type: Attribute, body: Block | None = None,
+                 multicast_info: SSAValue | None = None, dbg_name: str | None = None):
+        super().__init__(
+            operands=[*pair_operands(indirect, direct, multicast_info), time.symbols],
+            regions=[body_region(body, [vector_type])],
+            properties=props({**pair_props(indirect, direct, dbg_name),
+                              **pattern("load", load_set, load_order),
+                              **time_props(time, time_addr_map=time_addr_map)}))
+        ensure_terminator(self, self.get_trait(SingleBlockImplicitTerminator))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CompositeIndirectLoadOp:
+        ind, dire, mc = parse_pair(parser)
+        syms = parse_time_symbols(parser)
+        parser.parse_punctuation(",")
+        iv = parse_iv(parser)
+        attrs = parse_attrs_before_region(parser)
+        region = parser.parse_region([iv])
+        operands, maps = resolve_pair(parser, ind, dire, mc, parse_types(parser, 2))
+        return finish(cls, [*operands, index_operands(parser, syms)], maps, attrs,
+                      region=region)
+
+    def print(self, printer: Printer) -> None:
+        self.print_pair(printer)
+        printer.print_string("\n ")
+        print_time(printer, self.time_symbols, self.load_iv)
+        print_tail(printer, self, self.body,
+                   (self.indirect_memref.type, self.direct_memref.type),
+                   ("indirect_map", "direct_map"))
+
+    def verify_(self) -> None:
+        rank = self.verify_pair()
+        n = verify_pattern("direct", rank, "load", self.load_set, self.load_order)
+        verify_time(self, [("time_addr_map", self.time_addr_map, rank)])
+        verify_lanes("load", n, loaded_vector(self.body).type, self.direct_memref)
+        nothing_yielded(self.body, "a composite load stores nothing")
+
+
+@irdl_op_definition
+class CompositeIndirectStoreOp(IndirectPair, TimedOp, StoresPattern):
+    """`agen.composite_indirect_store indirect:%i[...] direct:%d[...] (multicast_info = %m)?
+    time_symbols(...) {attrs} { ... agen.yield %v : T } : Ti, Td`: per time step, store the
+    yielded vector at coordinates partly read from `%i`. Builder:
+    `CompositeIndirectStoreOp(indirect, direct, store_set, store_order, time, time_addr_map,
+    body, multicast_info=None)`."""
+
+    name = "agen.composite_indirect_store"
+    time_addr_map = prop_def(AffineMapAttr)
+    irdl_options = OPTIONS
+
+    def __init__(self, indirect: Access, direct: Access, store_set: AffineSet,
+                 store_order: AffineMap, time: TimeLoop, time_addr_map: AffineMap,
+                 body: Block, multicast_info: SSAValue | None = None,
+                 dbg_name: str | None = None):
+        super().__init__(
+            operands=[*pair_operands(indirect, direct, multicast_info), time.symbols],
+            regions=[Region(body)],
+            properties=props({**pair_props(indirect, direct, dbg_name),
+                              **pattern("store", store_set, store_order),
+                              **time_props(time, time_addr_map=time_addr_map)}))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CompositeIndirectStoreOp:
+        ind, dire, mc = parse_pair(parser)
+        syms = parse_time_symbols(parser)
+        attrs = parse_attrs_before_region(parser)
+        region = parser.parse_region()
+        operands, maps = resolve_pair(parser, ind, dire, mc, parse_types(parser, 2))
+        return finish(cls, [*operands, index_operands(parser, syms)], maps, attrs,
+                      region=region)
+
+    def print(self, printer: Printer) -> None:
+        self.print_pair(printer)
+        printer.print_string("\n ")
+        print_time(printer, self.time_symbols, None)
+        print_tail(printer, self, self.body,
+                   (self.indirect_memref.type, self.direct_memref.type),
+                   ("indirect_map", "direct_map"))
+
+    def verify_(self) -> None:
+        rank = self.verify_pair()
+        n = verify_pattern("direct", rank, "store", self.store_set, self.store_order)
+        verify_time(self, [("time_addr_map", self.time_addr_map, rank)])
+        no_arguments(self.body)
+        verify_lanes("store", n, stored_vector(self.body, None), self.direct_memref)
+
+
+@irdl_op_definition
+class IndirectVectorLoadOp(IndirectPair, LoadsPattern):
+    """`%v = agen.indirect_vector_load indirect:%i[...] direct:%d[...] (multicast_info = %m)?
+    {load_order, load_set} : Ti, Td, Tv`. Builder: `IndirectVectorLoadOp(indirect, direct,
+    load_set, load_order, vector_type, multicast_info=None)`."""
+
+    name = "agen.indirect_vector_load"
+    result = result_def(VectorLike)
+    traits = traits_def(*MEMORY_EFFECTS)
+    irdl_options = OPTIONS
+
+    def __init__(self, indirect: Access, direct: Access, load_set: AffineSet,
+                 load_order: AffineMap, vector_type: Attribute,
+                 multicast_info: SSAValue | None = None, dbg_name: str | None = None):
+        super().__init__(operands=pair_operands(indirect, direct, multicast_info),
+                         result_types=[vector_type],
+                         properties=props({**pair_props(indirect, direct, dbg_name),
+                                           **pattern("load", load_set, load_order)}))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> IndirectVectorLoadOp:
+        ind, dire, mc = parse_pair(parser)
+        attrs = parser.parse_optional_attr_dict()
+        types = parse_types(parser, 3)
+        operands, maps = resolve_pair(parser, ind, dire, mc, types)
+        return finish(cls, operands, maps, attrs, [types[2]])
+
+    def print(self, printer: Printer) -> None:
+        self.print_pair(printer)
+        print_attrs(printer, self, ("indirect_map", "direct_map"))
+        printer.print_string(" : ")
+        printer.print_list((self.indirect_memref.type, self.direct_memref.type,
+                            self.result.type), printer.print_attribute)
+
+    def verify_(self) -> None:
+        n = verify_pattern("direct", self.verify_pair(), "load", self.load_set,
+                           self.load_order)
+        verify_lanes("load", n, self.result.type, self.direct_memref)
+
+
+@irdl_op_definition
+class IndirectVectorStoreOp(IndirectPair, StoresPattern):
+    """`agen.indirect_vector_store %v indirect:%i[...] direct:%d[...] (multicast_info = %m)?
+    {store_order, store_set} : Tv, Ti, Td`. Builder: `IndirectVectorStoreOp(value, indirect,
+    direct, store_set, store_order, multicast_info=None)`."""
+
+    name = "agen.indirect_vector_store"
+    value = operand_def(VectorLike)
+    traits = traits_def(*MEMORY_EFFECTS)
+    irdl_options = OPTIONS
+
+    def __init__(self, value: SSAValue, indirect: Access, direct: Access,
+                 store_set: AffineSet, store_order: AffineMap,
+                 multicast_info: SSAValue | None = None, dbg_name: str | None = None):
+        super().__init__(operands=[value, *pair_operands(indirect, direct, multicast_info)],
+                         properties=props({**pair_props(indirect, direct, dbg_name),
+                                           **pattern("store", store_set, store_order)}))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> IndirectVectorStoreOp:
+        value = parser.parse_unresolved_operand()
+        ind, dire, mc = parse_pair(parser)
+        attrs = parser.parse_optional_attr_dict()
+        vtype, *types = parse_types(parser, 3)
+        operands, maps = resolve_pair(parser, ind, dire, mc, types)
+        return finish(cls, [parser.resolve_operand(value, vtype), *operands], maps, attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.value)
+        self.print_pair(printer)
+        print_attrs(printer, self, ("indirect_map", "direct_map"))
+        printer.print_string(" : ")
+        printer.print_list((self.value.type, self.indirect_memref.type,
+                            self.direct_memref.type), printer.print_attribute)
+
+    def verify_(self) -> None:
+        n = verify_pattern("direct", self.verify_pair(), "store", self.store_set,
+                           self.store_order)
+        verify_lanes("store", n, self.value.type, self.direct_memref)
+
+
+class SymbolicAccess(WithDebugName):
+    """`%m[indices:(%a, %b), strides:(%c, %d)]` of a 1-D identity view."""
+
+    memref = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    strides = var_operand_def(IndexType)
+
+    @staticmethod
+    def parse_bracket(parser: Parser) -> tuple[UnresolvedOperand, list[UnresolvedOperand],
+                                               list[UnresolvedOperand]]:
+        mem = parser.parse_unresolved_operand()
+        parser.parse_punctuation("[")
+        lists = []
+        for i, kw in enumerate(("indices", "strides")):
+            if i:
+                parser.parse_punctuation(",")
+            parser.parse_keyword(kw)
+            parser.parse_punctuation(":")
+            lists.append(parser.parse_comma_separated_list(Parser.Delimiter.PAREN,
+                                                           parser.parse_unresolved_operand))
+        parser.parse_punctuation("]")
+        return mem, lists[0], lists[1]
+
+    def print_bracket(self, printer: Printer) -> None:
+        printer.print_ssa_value(self.memref)
+        printer.print_string("[indices:(")
+        printer.print_list(self.indices, printer.print_ssa_value)
+        printer.print_string("), strides:(")
+        printer.print_list(self.strides, printer.print_ssa_value)
+        printer.print_string(")]")
+
+    def verify_symbolic(self, vector: Attribute, kind: str, aset: AffineSetAttr | None,
+                        order: AffineMapAttr | None) -> None:
+        t = memref_type(self.memref, "memref")
+        if t.get_num_dims() != 1:
+            raise VerifyException("the memref must be one-dimensional")
+        view = self.memref.owner
+        if not isinstance(view, GetLogicalMemoryViewOp) or not is_identity(view.layout):
+            raise VerifyException("the memref must be a dataflow.get_logical_memory_view with "
+                                  "the identity layout_map")
+        if not is_vector_like(vector) or (isinstance(vector, VectorType)
+                                          and vector.get_num_dims() != 1):
+            raise VerifyException("the vector must be one-dimensional")
+        if not self.indices:
+            raise VerifyException("expects at least one index")
+        if len(self.strides) != len(self.indices):
+            raise VerifyException(f"{len(self.strides)} strides for {len(self.indices)} "
+                                  "indices")
+        if (aset is None) != (order is None):
+            raise VerifyException(f"{kind}_set and {kind}_order come together")
+        if aset is not None and order is not None:
+            verify_lanes(kind, verify_pattern("memref", 1, kind, aset, order), vector,
+                         self.memref)
+        elif element_type(vector) != t.get_element_type():
+            raise VerifyException(f"vector element type {element_type(vector)} differs from "
+                                  f"the memref element type {t.get_element_type()}")
+
+
+@irdl_op_definition
+class SymbolicVectorLoadOp(SymbolicAccess):
+    """`%v = agen.symbolic_vector_load %m[indices:(%i), strides:(%s)] (, multicast_info(%x))?
+    : memref<128xi8>, vector<128xi8>` (`load_set`/`load_order` optional). Builder:
+    `SymbolicVectorLoadOp(memref, indices, strides, vector_type, multicast_info=None)`."""
+
+    name = "agen.symbolic_vector_load"
+    memref = operand_def(MemRefType)  # re-declared: operands keep upstream's order
+    indices = var_operand_def(IndexType)
+    strides = var_operand_def(IndexType)
+    multicast_info = opt_operand_def(IndexType)
+    load_set = opt_prop_def(AffineSetAttr)
+    load_order = opt_prop_def(AffineMapAttr)
+    result = result_def(VectorLike)
+    traits = traits_def(*MEMORY_EFFECTS)
+    irdl_options = OPTIONS
+
+    def __init__(self, memref: SSAValue, indices: Sequence[SSAValue],
+                 strides: Sequence[SSAValue], vector_type: Attribute,
+                 multicast_info: SSAValue | None = None, dbg_name: str | None = None):
+        super().__init__(operands=[memref, indices, strides, opt(multicast_info)],
+                         result_types=[vector_type],
+                         properties=props({"dbgName": str_attr(dbg_name)}))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SymbolicVectorLoadOp:
+        mem, idx, strides = cls.parse_bracket(parser)
+        mc = None
+        if parser.parse_optional_punctuation(",") is not None:
+            parser.parse_keyword("multicast_info")
+            parser.parse_punctuation("(")
+            mc = parser.parse_unresolved_operand()
+            parser.parse_punctuation(")")
+        attrs = parser.parse_optional_attr_dict()
+        mtype, vtype = parse_types(parser, 2)
+        return finish(cls, [parser.resolve_operand(mem, mtype), index_operands(parser, idx),
+                            index_operands(parser, strides), index_operands(parser, opt(mc))],
+                      {}, attrs, [vtype])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        self.print_bracket(printer)
+        if self.multicast_info is not None:
+            printer.print_string(", multicast_info(")
+            printer.print_ssa_value(self.multicast_info)
+            printer.print_string(")")
+        print_attrs(printer, self)
+        printer.print_string(" : ")
+        printer.print_list((self.memref.type, self.result.type), printer.print_attribute)
+
+    def verify_(self) -> None:
+        self.verify_symbolic(self.result.type, "load", self.load_set, self.load_order)
+
+
+@irdl_op_definition
+class SymbolicVectorStoreOp(SymbolicAccess):
+    """`agen.symbolic_vector_store %v, %m[indices:(%i), strides:(%s)] : memref<128xi8>,
+    vector<128xi8>`. Builder: `SymbolicVectorStoreOp(value, memref, indices, strides)`."""
+
+    name = "agen.symbolic_vector_store"
+    value_to_store = operand_def(VectorLike)
+    store_set = opt_prop_def(AffineSetAttr)
+    store_order = opt_prop_def(AffineMapAttr)
+    traits = traits_def(*MEMORY_EFFECTS)
+    irdl_options = OPTIONS
+
+    def __init__(self, value: SSAValue, memref: SSAValue, indices: Sequence[SSAValue],
+                 strides: Sequence[SSAValue], dbg_name: str | None = None):
+        super().__init__(operands=[value, memref, indices, strides],
+                         properties=props({"dbgName": str_attr(dbg_name)}))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SymbolicVectorStoreOp:
+        value = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        mem, idx, strides = cls.parse_bracket(parser)
+        attrs = parser.parse_optional_attr_dict()
+        mtype, vtype = parse_types(parser, 2)
+        return finish(cls, [parser.resolve_operand(value, vtype),
+                            parser.resolve_operand(mem, mtype), index_operands(parser, idx),
+                            index_operands(parser, strides)], {}, attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.value_to_store)
+        printer.print_string(", ")
+        self.print_bracket(printer)
+        print_attrs(printer, self)
+        printer.print_string(" : ")
+        printer.print_list((self.memref.type, self.value_to_store.type),
+                           printer.print_attribute)
+
+    def verify_(self) -> None:
+        self.verify_symbolic(self.value_to_store.type, "store", self.store_set,
+                             self.store_order)

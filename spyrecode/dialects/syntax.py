@@ -1,0 +1,130 @@
+"""Pieces the DataflowIR dialects share to build, parse, print and verify their ops.
+
+Upstream writes inherent attributes (our properties) inside the attribute dictionary, so
+hand-written parsers split a parsed dictionary into properties and attributes, and printers
+print both as one sorted dictionary, as MLIR does. Several ops put an attribute dictionary right
+before a region; `parse_attrs_before_region` looks ahead to tell the two `{` apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from xdsl.dialects.builtin import AffineSetAttr, IntegerAttr, StringAttr, i32
+from xdsl.ir import Attribute, Operation
+from xdsl.ir.affine import AffineMap
+from xdsl.irdl import IRDLOperation, opt_prop_def
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+from ktir import affine
+
+
+class WithDebugName(IRDLOperation):
+    """Ops with upstream's optional `dbgName` string (a label for traces, no semantics)."""
+
+    dbg_name_attr = opt_prop_def(StringAttr, prop_name="dbgName")
+
+    @property
+    def dbg_name(self) -> str | None:
+        return None if self.dbg_name_attr is None else self.dbg_name_attr.data
+
+
+def i32_attr(v: int | None) -> IntegerAttr | None:
+    return None if v is None else IntegerAttr(v, i32)
+
+
+def str_attr(v: str | None) -> StringAttr | None:
+    return None if v is None else StringAttr(v)
+
+
+def props(values: Mapping[str, Attribute | None]) -> dict[str, Attribute]:
+    """Builder properties: absent (None) ones dropped, sorted by name so ops built in Python
+    print their attribute dictionary in MLIR's (sorted) order."""
+    return {k: v for k, v in sorted(values.items()) if v is not None}
+
+
+def split_properties(op_cls: type[IRDLOperation],
+                     attrs: Mapping[str, Attribute]) -> tuple[dict[str, Attribute],
+                                                              dict[str, Attribute]]:
+    """Split a parsed attribute dictionary into the op's properties and the other attributes."""
+    names = op_cls.get_irdl_definition().properties
+    return ({k: v for k, v in attrs.items() if k in names},
+            {k: v for k, v in attrs.items() if k not in names})
+
+
+def print_attrs(printer: Printer, op: Operation, elided: Sequence[str] = ()) -> bool:
+    """Print properties and attributes together as one MLIR attribute dictionary (sorted by
+    name, as MLIR does, so built and parsed ops print alike); False if nothing printed."""
+    return printer.print_op_attributes(
+        dict(sorted({**op.properties, **op.attributes}.items())),
+        reserved_attr_names=("operandSegmentSizes", *elided))
+
+
+def peek(parser: Parser, n: int) -> list:
+    """The next n tokens, without consuming them."""
+    state = parser._parser_state  # pyright: ignore[reportPrivateUsage]
+    lexer = state.lexer
+    pos, tok = lexer.pos, state.current_token
+    toks = [tok]
+    try:
+        while len(toks) < n and toks[-1].kind != MLIRTokenKind.EOF:
+            toks.append(lexer.lex())
+    finally:
+        lexer.pos, state.current_token = pos, tok
+    return toks
+
+
+def parse_attrs_before_region(parser: Parser) -> dict[str, Attribute]:
+    """An optional attribute dictionary directly followed by a region: both open with `{`, so
+    look ahead: `{ name = ...` or `{}` followed by `{` is a dictionary, anything else a region."""
+    t = peek(parser, 3)
+    if t[0].kind != MLIRTokenKind.L_BRACE or len(t) < 3:
+        return {}
+    empty = t[1].kind == MLIRTokenKind.R_BRACE and t[2].kind == MLIRTokenKind.L_BRACE
+    entry = (t[1].kind in (MLIRTokenKind.BARE_IDENT, MLIRTokenKind.STRING_LIT)
+             and t[2].kind == MLIRTokenKind.EQUAL)
+    return parser.parse_optional_attr_dict() if empty or entry else {}
+
+
+def parse_types(parser: Parser, n: int) -> list[Attribute]:
+    """`: T1, ..., Tn`."""
+    parser.parse_punctuation(":")
+    types = [parser.parse_type()]
+    for _ in range(n - 1):
+        parser.parse_punctuation(",")
+        types.append(parser.parse_type())
+    return types
+
+
+def ancestor(op: Operation, cls: type[Operation] | tuple[type[Operation], ...]
+             ) -> Operation | None:
+    """The nearest enclosing operation of the given class(es)."""
+    p = op.parent_op()
+    while p is not None and not isinstance(p, cls):
+        p = p.parent_op()
+    return p
+
+
+def is_identity(m: AffineMap) -> bool:
+    return m.num_symbols == 0 and m == AffineMap.identity(m.num_dims)
+
+
+def set_size(what: str, aset_attr: AffineSetAttr) -> int:
+    """Number of integer points of a symbol-free set (a verifier error if it is unbounded)."""
+    aset = aset_attr.data
+    if aset.num_symbols:
+        raise VerifyException(f"{what} must not use symbols")
+    try:
+        if affine.is_box(aset):
+            n = 1
+            for lo, hi in affine.box(aset):
+                n *= max(0, hi - lo + 1)
+            return n
+        pts, _, _ = affine.enumerate_points(aset)
+        return len(pts)
+    except affine.UnboundedSetError:
+        raise VerifyException(f"{what} is unbounded: every dimension needs a finite range") \
+            from None

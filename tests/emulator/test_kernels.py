@@ -1,0 +1,87 @@
+"""Compiled kernels on the emulator equal the KTIR reference interpreter, bitwise: the shipped
+example on every shipped device, random element-wise kernels, random device variants."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from arch_descriptions.model import Device, load_device
+from emulator import EmulationResult, emulate
+from ktir.context import load_module, make_context, parse_module
+from ktir.interpreter import interpret, make_inputs, plan_arguments
+from ktir.interpreter.runner import select_kernel
+from scheduler.pipeline import KtirToDfirPass
+from tests.strategies.devices import DeviceSpec, device_specs
+from tests.strategies.kernels import (
+    ElementwiseSpec,
+    elementwise_kernel,
+    elementwise_specs,
+    reference,
+)
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "kernels"
+DEVICES = ["spyre", "sample_device", "stream_device"]
+FEW = settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+def run_kernel(text: str, name: str, device: str | Path, **kw) -> tuple[EmulationResult,
+                                                                       dict, Device, list]:
+    """Compile KTIR text for a device, emulate it on seeded inputs; (result, inputs, device,
+    argument specs)."""
+    fn = select_kernel(parse_module(text, name))
+    specs = plan_arguments(fn)
+    inputs = make_inputs(specs, 0)
+    module = parse_module(text, name)
+    KtirToDfirPass(device=str(device)).apply(make_context(), module)
+    dev = load_device(device)
+    init = {dev.global_memory_kind: [(s.start, inputs[s.name]) for s in specs
+                                     if s.name in inputs]}
+    result = emulate(module, dev, entry=fn.sym_name.data,
+                     args=[s.address if s.kind == "pointer" else s.value for s in specs],
+                     memory_init=init, **kw)
+    return result, inputs, dev, specs
+
+
+def output(result: EmulationResult, dev: Device, specs: list, name: str) -> np.ndarray:
+    s = next(s for s in specs if s.name == name)
+    return result.read(dev.global_memory_kind, s.start, s.shape, s.dtype)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_example_add_matches_interpreter(device: str) -> None:
+    path = EXAMPLES / "add_96x64.mlir"
+    text = path.read_text()
+    result, inputs, dev, specs = run_kernel(text, str(path), device)
+    expected = interpret(load_module(path), **inputs)
+    assert np.array_equal(output(result, dev, specs, "C"), expected["C"])
+    assert result.cycles >= result.roofline_cycles > 0
+    assert result.events > 0
+    assert not [w for w in result.warnings if "FIFO" in w]
+
+
+def _check(spec: ElementwiseSpec, device: str | Path) -> None:
+    result, inputs, dev, specs = run_kernel(elementwise_kernel(spec), "eltwise.mlir", device)
+    assert np.array_equal(output(result, dev, specs, "out"), reference(spec, inputs),
+                          equal_nan=True)
+
+
+@FEW
+@given(spec=elementwise_specs(), device=st.sampled_from(DEVICES))
+def test_random_elementwise_kernels_match(spec: ElementwiseSpec, device: str) -> None:
+    _check(spec, device)
+
+
+@FEW
+@given(spec=elementwise_specs(max_grid=4),
+       dspec=device_specs(cores=1, corelets=st.integers(1, 2), sizes=st.just(1 << 24),
+                          lanes=st.sampled_from([32, 64]), registers=st.just(False)))
+def test_random_device_variants_match(spec: ElementwiseSpec, dspec: DeviceSpec,
+                                      tmp_path_factory: pytest.TempPathFactory) -> None:
+    path = tmp_path_factory.mktemp("dev") / "dev.mlir"
+    path.write_text(dspec.text())
+    _check(spec, path)

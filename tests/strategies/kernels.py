@@ -1,0 +1,140 @@
+"""KTIR text for element-wise kernels, and hypothesis strategies over them.
+
+`elementwise_kernel` writes a kernel over 2-D tensors: `grid` tiles split the rows, each tile
+loads its rows of every input (and, for a row broadcast, the one row of a 1xN input), applies a
+chain of element-wise ops in one of three spellings (named linalg ops, one `linalg.generic`,
+`arith` on tensors) and stores the result. `reference` computes the same thing with numpy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from hypothesis import strategies as st
+
+OPS = {"add": ("linalg.add", "arith.addf", np.add),
+       "sub": ("linalg.sub", "arith.subf", np.subtract),
+       "mul": ("linalg.mul", "arith.mulf", np.multiply),
+       "max": ("linalg.max", "arith.maximumf", np.maximum),
+       "min": ("linalg.min", "arith.minimumf", np.minimum)}
+
+
+@dataclass(frozen=True)
+class ElementwiseSpec:
+    rows: int
+    cols: int
+    grid: int
+    chain: tuple[tuple[str, int, int], ...]  # (op, lhs, rhs); operands index values so far
+    n_inputs: int = 2
+    broadcast_last: bool = False  # the last input is a 1 x cols row broadcast over rows
+    form: str = "named"  # named | generic | arith
+    name: str = "eltwise"
+
+    @property
+    def rows_per_tile(self) -> int:
+        return self.rows // self.grid
+
+
+def elementwise_kernel(s: ElementwiseSpec) -> str:
+    r, n = s.rows_per_tile, s.cols
+    args = ", ".join(f"%in{i}: index" for i in range(s.n_inputs)) + ", %out: index"
+    t = f"tensor<{r}x{n}xf16>"
+    lines = [
+        f"#full = affine_set<(d0, d1) : (d0 >= 0, -d0 + {s.rows - 1} >= 0, d1 >= 0, -d1 + {n - 1} >= 0)>",
+        f"#row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + {n - 1} >= 0)>",
+        f"#slab = affine_set<(d0, d1) : (d0 >= 0, -d0 + {r - 1} >= 0, d1 >= 0, -d1 + {n - 1} >= 0)>",
+        "#id = affine_map<(d0, d1) -> (d0, d1)>",
+        "#bcast = affine_map<(d0, d1) -> (0, d1)>",
+        f"func.func @{s.name}({args}) attributes {{grid = [{s.grid}]}} {{",
+        "  %c0 = arith.constant 0 : index",
+        f"  %cr = arith.constant {r} : index",
+        "  %tid = ktdp.get_compute_tile_id : index",
+        "  %row0 = arith.muli %tid, %cr : index",
+    ]
+    values: list[tuple[str, str]] = []  # (ssa, type)
+    for i in range(s.n_inputs):
+        bcast = s.broadcast_last and i == s.n_inputs - 1
+        rows = 1 if bcast else s.rows
+        shape = f"{rows}x{n}xf16"
+        cset = f"affine_set<(d0, d1) : (d0 >= 0, -d0 + {rows - 1} >= 0, d1 >= 0, -d1 + {n - 1} >= 0)>"
+        lines.append(f"  %v{i} = ktdp.construct_memory_view %in{i}, sizes: [{rows}, {n}], strides: [{n}, 1] "
+                     f"{{coordinate_set = {cset}, memory_space = #ktdp.memory_space<global>}} : memref<{shape}>")
+        tset, tshape, at = ("#row", f"1x{n}", "%c0") if bcast else ("#slab", f"{r}x{n}", "%row0")
+        lines.append(f"  %t{i} = ktdp.construct_access_tile %v{i}[{at}, %c0] {{access_tile_order = #id, "
+                     f"access_tile_set = {tset}}} : memref<{shape}> -> !ktdp.access_tile<{tshape}xindex>")
+        lines.append(f"  %x{i} = ktdp.load %t{i} : !ktdp.access_tile<{tshape}xindex> -> tensor<{tshape}xf16>")
+        if bcast:
+            lines.append(f"  %be{i} = tensor.empty() : {t}")
+            lines.append(f"  %b{i} = linalg.generic {{indexing_maps = [#bcast, #id], iterator_types = "
+                         f"[\"parallel\", \"parallel\"]}} ins(%x{i} : tensor<1x{n}xf16>) outs(%be{i} : {t}) {{")
+            lines.append("  ^bb0(%bi: f16, %bo: f16):")
+            lines.append("    linalg.yield %bi : f16")
+            lines.append(f"  }} -> {t}")
+            values.append((f"%b{i}", t))
+        else:
+            values.append((f"%x{i}", t))
+    if s.form == "generic":
+        ins = [v for v, _ in values]
+        lines.append(f"  %e = tensor.empty() : {t}")
+        maps = ", ".join(["#id"] * (len(ins) + 1))
+        lines.append(f"  %res = linalg.generic {{indexing_maps = [{maps}], iterator_types = "
+                     f"[\"parallel\", \"parallel\"]}} ins({', '.join(ins)} : {', '.join([t] * len(ins))}) "
+                     f"outs(%e : {t}) {{")
+        names = [f"%a{i}" for i in range(len(ins))]
+        lines.append(f"  ^bb0({', '.join(f'{a}: f16' for a in names)}, %o: f16):")
+        for k, (op, a, b) in enumerate(s.chain):
+            names.append(f"%s{k}")
+            lines.append(f"    %s{k} = {OPS[op][1]} {names[a]}, {names[b]} : f16")
+        lines.append(f"    linalg.yield {names[-1]} : f16")
+        lines.append(f"  }} -> {t}")
+        result = "%res"
+    else:
+        for k, (op, a, b) in enumerate(s.chain):
+            va, vb = values[a][0], values[b][0]
+            if s.form == "named":
+                lines.append(f"  %e{k} = tensor.empty() : {t}")
+                lines.append(f"  %r{k} = {OPS[op][0]} ins({va}, {vb} : {t}, {t}) outs(%e{k} : {t}) -> {t}")
+            else:
+                lines.append(f"  %r{k} = {OPS[op][1]} {va}, {vb} : {t}")
+            values.append((f"%r{k}", t))
+        result = values[-1][0]
+    lines.append(f"  %vo = ktdp.construct_memory_view %out, sizes: [{s.rows}, {n}], strides: [{n}, 1] "
+                 f"{{coordinate_set = #full, memory_space = #ktdp.memory_space<global>}} : memref<{s.rows}x{n}xf16>")
+    lines.append(f"  %to = ktdp.construct_access_tile %vo[%row0, %c0] {{access_tile_order = #id, "
+                 f"access_tile_set = #slab}} : memref<{s.rows}x{n}xf16> -> !ktdp.access_tile<{r}x{n}xindex>")
+    lines.append(f"  ktdp.store {result}, %to : {t}, !ktdp.access_tile<{r}x{n}xindex>")
+    lines.append("  return")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def input_shapes(s: ElementwiseSpec) -> dict[str, tuple[int, int]]:
+    return {f"in{i}": ((1 if s.broadcast_last and i == s.n_inputs - 1 else s.rows), s.cols)
+            for i in range(s.n_inputs)}
+
+
+def reference(s: ElementwiseSpec, inputs: dict[str, np.ndarray]) -> np.ndarray:
+    """numpy, op by op in fp16 (each op rounds to fp16 like the kernel's fp16 tensors)."""
+    vals = [np.broadcast_to(inputs[f"in{i}"], (s.rows, s.cols)).astype(np.float16)
+            for i in range(s.n_inputs)]
+    for op, a, b in s.chain:
+        vals.append(OPS[op][2](vals[a], vals[b]).astype(np.float16))
+    return vals[-1]
+
+
+@st.composite
+def elementwise_specs(draw, max_grid: int = 32) -> ElementwiseSpec:
+    """Random shapes in multiples of 64 columns, grids 1..max_grid, random op chains."""
+    grid = draw(st.sampled_from([g for g in (1, 2, 4, 8, 16, 32) if g <= max_grid]))
+    rows = grid * draw(st.integers(1, 3))
+    cols = 64 * draw(st.integers(1, 3))
+    n_inputs = draw(st.integers(1, 3))
+    broadcast = n_inputs > 1 and draw(st.booleans())
+    chain = []
+    for k in range(draw(st.integers(1, 4))):
+        avail = n_inputs + k
+        chain.append((draw(st.sampled_from(sorted(OPS))), draw(st.integers(0, avail - 1)),
+                      draw(st.integers(0, avail - 1))))
+    form = draw(st.sampled_from(["named", "generic", "arith"]))
+    return ElementwiseSpec(rows, cols, grid, tuple(chain), n_inputs, broadcast, form)
