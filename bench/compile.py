@@ -7,6 +7,21 @@ device (parse + verify timed apart from the pipeline; the device file is loaded 
 timing, as a long-running compiler would). Part 2: how the pipeline time grows with the number
 of compute groups, on kernels with 1, 4, 16 and 64 independent `C_k = A_k + B_k` stores over
 4 tiles. Target (issue 5): <= 0.5 s per kernel, linear growth in groups.
+
+Measured on the project's 2-core machine (load average ~2 from other jobs), median of 5:
+
+    kernel          sample_device  spyre   stream_device   (parse + pipeline, ms)
+    add_96x64       215            203     119
+    bias_add        166            170     105
+    eltwise_chain   162            167     100
+    mul_max         115            136      81
+    slowest 0.215 s: target met
+
+    groups          1      4      16     64
+    pipeline ms     115    445    1529   6147      ~96-115 ms per group: linear
+
+Half of a compile's time was verification after every step; the driver now verifies where each
+group of the pipeline ends (`verify_each=True` / `ktir compile --verify-each` for every step).
 """
 
 from __future__ import annotations

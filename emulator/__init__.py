@@ -7,8 +7,9 @@
 
 Everything about the machine comes from `arch_descriptions.model.Device`; the execution model
 is shared/spec/dataflow-ir.md §7. Modules: machine (instances, FIFOs, signals), codegen*
-(DataflowIR -> Python), runtime (process helpers: timing, memory access, DMA), engine (the
-scheduler), numerics (vectorchain), races (E9 checker), results, trace, api (`emulate`).
+(DataflowIR -> Python; codegen_inline: the per-event work written into the programs), runtime
+(process state and helpers: timing, memory access, DMA), engine (the scheduler), numerics
+(vectorchain), races (E9 checker), results, trace, api (`emulate`).
 """
 
 from emulator.api import emulate

@@ -68,8 +68,9 @@ class AddrForm:
     def src(self, names: list[str]) -> tuple[str, str]:
         """(condition, address) as Python source over the base coordinates `names`."""
         cond = " and ".join(f"{lo} <= {names[d]} <= {hi}" for d, lo, hi in self.bounds)
-        terms = [str(self.k)] + [f"{c} * {names[d]}" for d, c in enumerate(self.coeffs) if c]
-        return cond or "True", " + ".join(terms)
+        terms = [names[d] if c == 1 else f"{c} * {names[d]}"
+                 for d, c in enumerate(self.coeffs) if c]
+        return cond or "True", " + ".join(([str(self.k)] if self.k else []) + terms) or "0"
 
     def at(self, base: tuple[int, ...]) -> int | None:
         if not all(lo <= base[d] <= hi for d, lo, hi in self.bounds):

@@ -112,7 +112,7 @@ class Run:
             raise EmulationError(f"no function @{self.entry} to run (functions: {have})")
         self.machine = Machine(self.device, _cores(self.device, funcs, fn))
         place(self.machine, memory_init)
-        self.compiler = Compiler(self.module, self.machine, self.check_races)
+        self.compiler = Compiler(self.module, self.machine, self.check_races, self.trace)
         self.fn = fn
 
     def call(self, name: str, args: Sequence[object], scope: dict[int, object]) -> tuple:
@@ -173,6 +173,8 @@ class Run:
                 p.gen = prog.fn(env, p, self.cost_table(kind), scope, ic)
                 procs.append(p)
         eng.run(procs)
+        for p in procs:  # drop the finished generators and the race records now, by
+            p.gen = p.resume = p.rc = None  # reference counting, not by the cycle collector
         self.procs.extend(procs)
         self.t = max([self.t, *(p.end for p in procs)])
         self.launches += 1

@@ -10,15 +10,21 @@ engine when it must wait. Timing and memory effects go through the process helpe
 Nothing is looked up in xDSL attributes while a program runs: every static fact (view layouts,
 access sets, vector kernels, latency classes) is computed here and bound as a constant `K<n>`
 of the generated module. A failing op is found again from the line of the generated source
-(`op_at`), so the hot path carries no bookkeeping. Handlers for the dataflow, agen, vectorchain,
-uniform, symbol and memref ops are in codegen_ops.py; scalar and control ops are here.
+(`op_at`), so the hot path carries no bookkeeping. A program keeps its process's clock and
+counters in locals (STATE) and its per-event work inline (codegen_inline.py). Handlers for the
+dataflow, agen, vectorchain, uniform, symbol and memref ops are in codegen_ops.py; scalar and
+control ops are here.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
+import re
+from collections import Counter
 from collections.abc import Callable
+from types import CodeType
 from typing import Any
 
 import numpy as np
@@ -39,6 +45,7 @@ from ktir.interpreter.core import _expr_src as expr_src
 from spyrecode.dialects.dataflow_types import is_vector_like
 
 Handler = Callable[["Gen", Operation], None]
+_IDENT = re.compile(r"[A-Za-z_]\w*")
 HANDLERS: dict[str, Handler] = {}
 FILES: dict[str, list[Operation | None]] = {}
 _file_ids = itertools.count()
@@ -119,21 +126,48 @@ def width(t: Attribute) -> int:
     return 0
 
 
+# A program keeps its process's clock and counters in locals (`p_t` for `P.t`, ...): they
+# are written back to the process before it parks (only `t`, which the engine reads), around
+# calls of process helpers and generated functions, when it ends, and when it fails.
+STATE = ("t", "busy", "nev", "pend", "dmadone", "epoch", "st_data", "st_send", "st_link",
+         "st_recv", "st_signal", "st_dma")
+STATE_IN = f"{', '.join('p_' + f for f in STATE)}, = {', '.join('P.' + f for f in STATE)},"
+STATE_OUT = f"{', '.join('P.' + f for f in STATE)}, = {', '.join('p_' + f for f in STATE)},"
+
+# Process attributes that inlined helpers (codegen_inline.py) read on every event, bound to
+# locals once per generated function that uses them.
+PROCESS_LOCALS = {"SITES": "P.sites", "SL": "P.sl", "RC": "P.rc", "VID": "P.vid", "RLOG": "P.rlog",
+                  "KNOWN": "P.known", "OPEN": "P.open", "WAKE": "P.wake", "TR": "P.trace",
+                  "LIMIT": "P.limit"}
+
 BASE_GLOBALS: dict[str, Any] = {"WRAP": wrap, "TDIV": tdiv, "TREM": trem, "QM": query,
                                 "FDIV": fdiv, "math": math, "np": np}
+
+
+@functools.lru_cache(maxsize=512)
+def _compiled(src: str) -> CodeType:
+    """Python's compilation of generated source, which runs and tests repeat."""
+    return compile(src, "<dfir>", "exec")
+
+
+def _named(code: CodeType, filename: str) -> CodeType:
+    """The code with its functions' file name (op_at finds the failing op by it)."""
+    consts = tuple(_named(c, filename) if isinstance(c, CodeType) else c for c in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=consts)
 
 
 class Codegen:
     """One compilation: the globals shared by its generated functions, the op table used by
     blocking tokens, and the vector-op cost sites."""
 
-    def __init__(self, funcs: dict[str, Operation], races: bool):
+    def __init__(self, funcs: dict[str, Operation], races: bool, trace: bool = False):
         self.g: dict[str, Any] = dict(BASE_GLOBALS)
         self.funcs = funcs
         self.ops: list[Operation] = []
         self.sites: list[tuple[str, int, str, str]] = []
         self.called: dict[str, str] = {}
         self.races = races
+        self.trace = trace
         self._k = 0
 
     def const(self, obj: object) -> str:
@@ -152,16 +186,24 @@ class Codegen:
 
     def build(self, name: str, params: str, gen: Gen, generator: bool = False) -> Callable:
         """Compile the function; `generator` makes it one even when nothing in it blocks."""
+        ind = "    "
+        pro = [f"{n} = {PROCESS_LOCALS[n]}" for n in sorted(gen.uses)] + gen.prologue
+        head = [f"def {name}({params}):"] + [ind + line for line in pro]
+        body = gen.drop_unused()
+        if gen.mode == "program":  # the process state in locals, written back on the way out
+            head += [ind + STATE_IN, ind + "try:"]
+            body = [(ind + line, op) for line, op in body] + [(2 * ind + STATE_OUT, None)]
         if generator and not gen.has_yield:
-            gen.emit("return")
-            gen.emit("yield")
-        pro = (["SITES = P.sites"] if "P, T" in params else []) + gen.prologue
-        head = [f"def {name}({params}):"] + ["    " + line for line in pro]
-        src_lines = head + [line for line, _ in gen.out]
-        ops: list[Operation | None] = [None] * len(head) + [op for _, op in gen.out]
+            lvl = 2 * ind if gen.mode == "program" else ind
+            body += [(lvl + "return", None), (lvl + "yield", None)]
+        if gen.mode == "program":
+            body += [(ind + "except BaseException:", None), (2 * ind + STATE_OUT, None),
+                     (2 * ind + "raise", None)]
+        src_lines = head + [line for line, _ in body]
+        ops: list[Operation | None] = [None] * len(head) + [op for _, op in body]
         filename = f"<dfir-{next(_file_ids)}:{name}>"
         FILES[filename] = ops
-        exec(compile("\n".join(src_lines) + "\n", filename, "exec"), self.g)
+        exec(_named(_compiled("\n".join(src_lines) + "\n"), filename), self.g)
         return self.g[name]
 
 
@@ -176,9 +218,15 @@ class Gen:
         self.names: dict[SSAValue, str] = dict(outer or {})
         self.n = 0
         self.pending = 0
+        self.events = 0
         self.targets: list[list[tuple[str, str | None]]] = []
         self.has_yield = False
         self.prologue: list[str] = []
+        self.uses: set[str] = set()
+        # memory and start address (source) of the views defined in this function
+        self.viewparts: dict[SSAValue, tuple[str, str]] = {}
+        # (line, name, the line without defining name): definitions to drop when unused
+        self.optional: list[tuple[int, str, str]] = []
 
     # ---- names ---------------------------------------------------------------------------
 
@@ -206,18 +254,71 @@ class Gen:
         return "w" + name[1:] if name is not None and name.startswith("v") and \
             is_vector_like(value.type) else "0.0"
 
+    def with_ready_names(self, value: SSAValue, name: str) -> list[str]:
+        """`name`, and the name of its ready cycle when `value` is a vector."""
+        return [name, "w" + name[1:]] if is_vector_like(value.type) else [name]
+
+    def with_ready(self, values: list[SSAValue]) -> list[str]:
+        """The values' names, each vector followed by its ready cycle (how a program's
+        functions take arguments and return results)."""
+        return [n for x in values for n in ([self.v(x), self.w(x)] if is_vector_like(x.type)
+                                            else [self.v(x)])]
+
+    def use(self, *names: str) -> None:
+        """Bind these PROCESS_LOCALS at the start of the function."""
+        self.uses.update(names)
+
     # ---- emission ------------------------------------------------------------------------
 
     def emit(self, text: str, op: Operation | None = None) -> None:
         self.out.append(("    " * self.ind + text, op))
 
+    def emit_optional(self, text: str, name: str, without: str, op: Operation) -> None:
+        """Emit `text`, which defines `name`; if nothing else uses `name`, `without` (the
+        rest of its work) replaces it."""
+        self.optional.append((len(self.out), name, "    " * self.ind + without))
+        self.emit(text, op)
+
+    def drop_unused(self) -> list[tuple[str, Operation | None]]:
+        """The emitted lines, optional definitions of unused names replaced."""
+        out = list(self.out)
+        if self.optional:
+            counts = Counter(w for line, _ in out for w in _IDENT.findall(line))
+            for i, name, without in self.optional:
+                if counts[name] == 1:
+                    out[i] = (without, out[i][1])
+        return out
+
     def scalar(self, n: int = 1) -> None:
         self.pending += n
 
     def flush(self) -> None:
-        if self.pending and self.mode == "program":
-            self.emit(f"if IC: P.scalar(IC * {self.pending})")
+        if self.pending and self.mode == "program":  # Process.scalar, inline
+            self.emit(f"if IC: _sc = IC * {self.pending}; p_t += _sc; p_busy += _sc")
         self.pending = 0
+
+    def event(self) -> None:
+        """Count one emulated event; the count is added to `p_nev` once per straight-line
+        run of code (flush_events), not per event: nothing reads it before the end."""
+        self.events += 1
+
+    def flush_events(self) -> None:
+        if self.events:
+            self.emit(f"p_nev += {self.events}")
+        self.events = 0
+
+    def helper(self, src: str, op: Operation, pre: str = "") -> None:
+        """A statement that calls process helpers or generated functions, which read and
+        update the process state: written back before, read again after (`pre`: extra
+        indentation)."""
+        for line in (STATE_OUT, src, STATE_IN):
+            self.emit(pre + line, op)
+
+    def park_src(self, obj: str, field: str, wait: str) -> str:
+        """Source that parks the process on `obj`.`field` (engine.py) until it changes;
+        `wait` names (kind, obj, index of the op waiting) for deadlock reports."""
+        self.has_yield = True
+        return f"{obj}.{field} = P; P.t = p_t; yield {wait}"
 
     def need_program(self, op: Operation, what: str) -> None:
         if self.mode != "program":
@@ -231,6 +332,7 @@ class Gen:
         for op in block.ops:
             self.op(op)
         self.flush()
+        self.flush_events()
         if len(self.out) == start:
             self.emit("pass")
 
@@ -242,6 +344,8 @@ class Gen:
         if op.name in BLOCKING or op.name.startswith(("agen.", "vectorchain.")) or \
                 op.name in ("dataflow.sync_send", "func.call", "dataflow.opaque"):
             self.flush()
+        if op.regions or op.name in ("scf.condition", "func.return"):
+            self.flush_events()  # before code that branches, loops or leaves
         h(self, op)
 
     def assign(self, targets: list[tuple[str, str | None]], values: list[SSAValue],

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from xdsl.ir import Operation
 
-from emulator.codegen import Gen, handles, map_py, set_py
+from emulator.codegen import STATE_OUT, Gen, handles, map_py, set_py
 from emulator.errors import UnsupportedOpError
 
 
@@ -130,18 +130,24 @@ def _condition(g: Gen, op: Operation) -> None:
 @handles("func.call")
 def _call(g: Gen, op: Operation) -> None:
     callee = op.callee.root_reference.data  # type: ignore[attr-defined]
-    args = [g.v(x) for x in op.operands]
-    res = [g.define(r) for r in op.results]
-    lhs = f"{', '.join(res)}, = " if res else ""
     if g.mode == "host":
+        args = [g.v(x) for x in op.operands]
+        res = [g.define(r) for r in op.results]
+        lhs = f"{', '.join(res)}, = " if res else ""
         g.emit(f"{lhs}CALL({callee!r}, ({''.join(a + ', ' for a in args)}), S)", op)
         return
+    # a program's functions take and return vectors with their ready cycles
+    args = g.with_ready(list(op.operands))
+    res = [n for r in op.results for n in g.with_ready_names(r, g.define(r))]
+    lhs = f"{', '.join(res)}, = " if res else ""
     fn, blocks = g.cg.function(callee, op)  # type: ignore[attr-defined]
     call = f"{fn}(P, T, S, IC{''.join(', ' + a for a in args)})"
     if blocks:
         g.need_program(op, f"a call of @{callee}, which waits on FIFOs or signals,")
         g.has_yield = True
-        g.emit(f"{lhs}yield from {call}", op)
+        g.helper(f"{lhs}yield from {call}", op)
+    elif g.mode == "program":
+        g.helper(f"{lhs}{call}", op)
     else:
         g.emit(f"{lhs}{call}", op)
 
@@ -150,8 +156,11 @@ def _call(g: Gen, op: Operation) -> None:
 def _return(g: Gen, op: Operation) -> None:
     if g.mode == "prelude":
         return
-    vals = [g.v(x) for x in op.operands]
+    vals = g.with_ready(list(op.operands)) if g.mode == "program" else \
+        [g.v(x) for x in op.operands]
     g.flush()
+    if g.mode == "program":
+        g.emit(STATE_OUT, op)
     g.emit(f"return ({''.join(v + ', ' for v in vals)})", op)
 
 

@@ -10,6 +10,7 @@ import sys
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Operation, SSAValue
 
+from emulator import codegen_inline as inline
 from emulator.access import Access, Plan, ViewSpec
 from emulator.codegen import Gen, handles, map_py
 from emulator.errors import UnsupportedOpError
@@ -38,8 +39,10 @@ def _view(g: Gen, op: Operation) -> None:
     spec = ViewSpec.of_map(op.layout, t, op)  # type: ignore[attr-defined]
     g.cg.specs[op.results[0]] = spec  # type: ignore[attr-defined]
     r = g.define(op.results[0])
-    u = g.v(op.operands[0])
-    g.emit(f"{r} = ({u}.mem or NOMEM({u}), {g.v(op.operands[1])}, {g.cg.const(spec)})", op)
+    u, start = g.v(op.operands[0]), g.v(op.operands[1])
+    mem = f"{r}_m = {u}.mem or NOMEM({u})"
+    g.emit_optional(f"{mem}; {r} = ({r}_m, {start}, {g.cg.const(spec)})", r, mem, op)
+    g.viewparts[op.results[0]] = (f"{r}_m", start)
     g.scalar()
 
 
@@ -51,50 +54,12 @@ def _nbytes(t: object, op: Operation) -> int:
     return max(1, n * bits // 8)
 
 
-def cached(g: Gen, kind: str, peer: SSAValue, op: Operation) -> str:
-    """`P.<kind>(peer)` (channel or signal object), looked up again only when the peer
-    changes: the peer is almost always loop-invariant."""
-    c, last = g.tmp("_c"), g.tmp("_p")
-    g.prologue.append(f"{last} = None")
-    p = g.v(peer)
-    g.emit(f"if {p} is not {last}: {last} = {p}; {c} = P.{kind}({p})", op)
-    return c
-
-
 @handles("dataflow.send")
 def _send(g: Gen, op: Operation) -> None:
     g.need_program(op, "dataflow.send")
     peer, val = op.operands
-    nb = _nbytes(val.type, op)
-    tk = g.cg.const(sys.intern(type_key(val.type)))
-    k = g.cg.opindex(op)
-    g.has_yield = True
-    c = cached(g, "tx", peer, op)
-    g.emit(f"while len({c}.q) >= {c}.depth or {c}.size is not None and {c}.q and "
-           f"{c}.inflight + {nb} > {c}.size:", op)
-    g.emit(f"    {c}.sw = P; yield (2, {c}, {k})", op)
-    s, lk, f, ser, t, w = (g.tmp(x) for x in ("_s", "_lk", "_f", "_ser", "_t", "_w"))
-    ready = g.w(val)
-    lines = [
-        f"{lk} = {c}.link; {s} = P.t",
-        f"if {ready} > {s}: P.st_data += {ready} - {s}; {s} = {ready}",
-        f"if {c}.npush >= {c}.depth:",
-        f"    {f} = {c}.pops.popleft()",
-        f"    if {f} > {s}: P.st_send += {f} - {s}; {s} = {f}",
-        f"if {lk}.busy > {s}: P.st_link += {lk}.busy - {s}; {s} = {lk}.busy",
-        f"{ser} = {nb} / {lk}.bpc",
-        f"{lk}.busy = {t} = {s} + {ser}",
-        f"{lk}.nbytes += {nb}",
-        f"{c}.q.append(({g.v(val)}, {s} + {lk}.lat + {ser}, {tk}, {nb}))",
-        f"{c}.npush += 1; {c}.inflight += {nb}",
-        f"P.t = {t}; P.busy += {ser}; P.nev += 1",
-        f"if P.trace is not None: P.trace.append(('send', {s}, {ser}, {c}.dst.name))",
-        f"if {t} > P.limit: P._limit()",
-        f"{w} = {c}.rw",
-        f"if {w} is not None: {c}.rw = None; P.wake({w})",
-    ]
-    for line in lines:
-        g.emit(line, op)
+    inline.send(g, op, g.v(peer), g.v(val), g.w(val), g.cg.const(sys.intern(type_key(val.type))),
+                _nbytes(val.type, op), g.cg.opindex(op))
 
 
 @handles("dataflow.receive")
@@ -103,41 +68,20 @@ def _receive(g: Gen, op: Operation) -> None:
     res = op.results[0]
     tk = g.cg.const(sys.intern(type_key(res.type)))
     k = g.cg.opindex(op)
-    g.has_yield = True
-    c = cached(g, "rx", op.operands[0], op)
-    g.emit(f"while not {c}.q:", op)
-    g.emit(f"    {c}.rw = P; yield (1, {c}, {k})", op)
     r = g.define(res)
-    a, sent, nb, w = (g.tmp(x) for x in ("_a", "_k", "_n", "_w"))
-    lines = [
-        f"{r}, {a}, {sent}, {nb} = {c}.q.popleft()",
-        f"if {sent} is not {tk} and {sent} != {tk}: P.mismatch({c}, {tk}, {sent})",
-        f"if {a} > P.t: P.st_recv += {a} - P.t; P.t = {a}",
-        f"w{r[1:]} = P.t",
-        f"{c}.pops.append(w{r[1:]}); {c}.inflight -= {nb}; P.nev += 1",
-        f"{w} = {c}.sw",
-        f"if {w} is not None: {c}.sw = None; P.wake({w})",
-    ]
-    for line in lines:
-        g.emit(line, op)
+    inline.receive(g, op, g.v(op.operands[0]), r, "w" + r[1:], tk, k)
 
 
 @handles("dataflow.sync_send")
 def _sync_send(g: Gen, op: Operation) -> None:
     g.need_program(op, "dataflow.sync_send")
-    s = cached(g, "so", op.operands[0], op)
-    g.emit(f"P.sync_send({s}, {op.waits_for_transfers})", op)  # type: ignore
+    inline.sync_send(g, op, g.v(op.operands[0]), op.waits_for_transfers)  # type: ignore
 
 
 @handles("dataflow.sync_recv")
 def _sync_recv(g: Gen, op: Operation) -> None:
     g.need_program(op, "dataflow.sync_recv")
-    k = g.cg.opindex(op)
-    g.has_yield = True
-    s = cached(g, "si", op.operands[0], op)
-    g.emit(f"while not {s}.times:", op)
-    g.emit(f"    {s}.waiter = P; yield (3, {s}, {k})", op)
-    g.emit(f"P.sync_take({s})", op)
+    inline.sync_take(g, op, g.v(op.operands[0]), g.cg.opindex(op))
 
 
 @handles("dataflow.opaque")
@@ -150,7 +94,7 @@ def _opaque(g: Gen, op: Operation) -> None:
         raise UnsupportedOpError(f"no Python implementation is registered for routine "
                                  f"'{op.routine}' (emulator.register_opaque)", op=op)  # type: ignore
     site = g.cg.site("opaque", 1, "f16", f"opaque {op.routine}")  # type: ignore[attr-defined]
-    g.emit(f"{g.cg.const(fn)}(P); P.vop(P.t, T[{site}])", op)
+    g.helper(f"{g.cg.const(fn)}(P); P.vop(P.t, T[{site}])", op)
 
 
 # ---- agen -------------------------------------------------------------------------------------
@@ -169,6 +113,16 @@ def plan(g: Gen, view: SSAValue, acc: Access) -> str:
     return f"PLANOF({g.cg.const(acc)}, {g.v(view)})"
 
 
+def parts(g: Gen, view: SSAValue) -> tuple[str, str]:
+    """Sources of a view's memory and start address."""
+    return g.viewparts.get(view) or (f"{g.v(view)}[0]", f"{g.v(view)}[1]")
+
+
+def static_plan(g: Gen, pconst: str) -> Plan | None:
+    p = g.cg.g.get(pconst)
+    return p if isinstance(p, Plan) else None
+
+
 def _no_multicast(op: Operation) -> None:
     if getattr(op, "multicast_info", None) is not None:
         raise UnsupportedOpError("multicast transfers are not supported by the emulator", op=op)
@@ -184,20 +138,34 @@ def _vector_load(g: Gen, op: Operation) -> None:
     g.need_program(op, "agen.vector_load")
     _no_multicast(op)
     acc = Access(op.load_set.data, op.load_order.data, _rank(op.mem_ref), op)  # type: ignore
-    base = _base(g, op.affine_map.data, list(op.map_operands))  # type: ignore[attr-defined]
+    comps = map_py(op.affine_map.data, [g.v(x) for x in op.map_operands])  # type: ignore
+    pc = plan(g, op.mem_ref, acc)  # type: ignore[attr-defined]
+    view = g.v(op.mem_ref)  # type: ignore[attr-defined]
     r = g.define(op.results[0])
-    g.emit(f"{r}, w{r[1:]} = P.vload({g.v(op.mem_ref)}, {base}, "  # type: ignore
-           f"{plan(g, op.mem_ref, acc)})", op)  # type: ignore[attr-defined]
+    p = static_plan(g, pc)
+    if p is None:
+        g.helper(f"{r}, w{r[1:]} = P.vload({view}, ({''.join(c + ', ' for c in comps)}), "
+                 f"{pc})", op)
+        return
+    inline.vload(g, op, parts(g, op.mem_ref), inline.address(g, op, p, pc, comps), p, pc, r,
+                 "w" + r[1:])  # type: ignore[attr-defined]
 
 
 @handles("agen.vector_store")
 def _vector_store(g: Gen, op: Operation) -> None:
     g.need_program(op, "agen.vector_store")
     acc = Access(op.store_set.data, op.store_order.data, _rank(op.mem_ref), op)  # type: ignore
-    base = _base(g, op.affine_map.data, list(op.map_operands))  # type: ignore[attr-defined]
+    comps = map_py(op.affine_map.data, [g.v(x) for x in op.map_operands])  # type: ignore
+    pc = plan(g, op.mem_ref, acc)  # type: ignore[attr-defined]
+    view = g.v(op.mem_ref)  # type: ignore[attr-defined]
     v = op.value_to_store  # type: ignore[attr-defined]
-    g.emit(f"P.vstore({g.v(op.mem_ref)}, {base}, {plan(g, op.mem_ref, acc)}, "  # type: ignore
-           f"{g.v(v)}, {g.w(v)})", op)
+    p = static_plan(g, pc)
+    if p is None:
+        g.helper(f"P.vstore({view}, ({''.join(c + ', ' for c in comps)}), {pc}, {g.v(v)}, "
+                 f"{g.w(v)})", op)
+        return
+    inline.vstore(g, op, parts(g, op.mem_ref), inline.address(g, op, p, pc, comps), p, pc,
+                  g.v(v), g.w(v))  # type: ignore[attr-defined]
 
 
 class Steps:
@@ -277,20 +245,26 @@ def _composite_ls(g: Gen, op: Operation) -> None:
     la = plan(g, op.src_mem_ref, lacc)  # type: ignore[attr-defined]
     sa = plan(g, op.dst_mem_ref, sacc)  # type: ignore[attr-defined]
     if _async(op):
-        lp, sp = g.cg.g.get(la), g.cg.g.get(sa)
-        if isinstance(lp, Plan) and isinstance(sp, Plan) and lp.contiguous and sp.contiguous \
+        lp, sp = static_plan(g, la), static_plan(g, sa)
+        if lp is not None and sp is not None and lp.contiguous and sp.contiguous \
                 and lp.storage == sp.storage and lp.n == sp.n and steps in g.cg.g \
                 and g.cg.g[steps] == [((), ())]:
-            g.emit(f"P.dma1({sv}, {sbase}, {dv}, {dbase}, {la}, {sa})", op)
+            inline.dma1(g, op, parts(g, op.src_mem_ref),  # type: ignore[attr-defined]
+                        map_py(op.src_map.data, [g.v(x) for x in  # type: ignore
+                                                 op.src_map_operands]),  # type: ignore
+                        parts(g, op.dst_mem_ref),  # type: ignore[attr-defined]
+                        map_py(op.dst_map.data, [g.v(x) for x in  # type: ignore
+                                                 op.dst_map_operands]),  # type: ignore
+                        lp, sp, la, sa)
         else:
-            g.emit(f"P.dma({sv}, {sbase}, {dv}, {dbase}, {steps}, {la}, {sa})", op)
+            g.helper(f"P.dma({sv}, {sbase}, {dv}, {dbase}, {steps}, {la}, {sa})", op)
         return
     lo, so, iv = g.tmp("_lo"), g.tmp("_so"), g.tmp("v")
     g.emit(f"for {lo}, {so} in {steps}:", op)
-    g.emit(f"    {iv}, w{iv[1:]} = P.vload({sv}, {_shift(sbase, lo)}, {la})", op)
+    g.helper(f"{iv}, w{iv[1:]} = P.vload({sv}, {_shift(sbase, lo)}, {la})", op, "    ")
     out = _region_step(g, op, op.load_iv, (iv, "w" + iv[1:]))  # type: ignore[attr-defined]
     val = out or (iv, "w" + iv[1:])
-    g.emit(f"    P.vstore({dv}, {_shift(dbase, so)}, {sa}, {val[0]}, {val[1]})", op)
+    g.helper(f"P.vstore({dv}, {_shift(dbase, so)}, {sa}, {val[0]}, {val[1]})", op, "    ")
 
 
 @handles("agen.composite_load")
@@ -302,8 +276,8 @@ def _composite_load(g: Gen, op: Operation) -> None:
     steps = _steps(g, op, op.time_addr_map, None)  # type: ignore[attr-defined]
     lo, so, iv = g.tmp("_lo"), g.tmp("_so"), g.tmp("v")
     g.emit(f"for {lo}, {so} in {steps}:", op)
-    g.emit(f"    {iv}, w{iv[1:]} = P.vload({g.v(op.mem_ref)}, {_shift(base, lo)}, "  # type: ignore
-           f"{plan(g, op.mem_ref, acc)})", op)  # type: ignore[attr-defined]
+    g.helper(f"{iv}, w{iv[1:]} = P.vload({g.v(op.mem_ref)}, {_shift(base, lo)}, "  # type: ignore
+             f"{plan(g, op.mem_ref, acc)})", op, "    ")  # type: ignore[attr-defined]
     _region_step(g, op, op.load_iv, (iv, "w" + iv[1:]))  # type: ignore[attr-defined]
 
 
@@ -330,8 +304,8 @@ def _composite_store(g: Gen, op: Operation) -> None:
         val = _region_step(g, op, None, None)
         if val is None:
             raise UnsupportedOpError("the region must yield the vector to store", op=op)
-    g.emit(f"    P.vstore({g.v(op.mem_ref)}, {_shift(base, so)}, "  # type: ignore
-           f"{plan(g, op.mem_ref, acc)}, {val[0]}, {val[1]})", op)  # type: ignore
+    g.helper(f"P.vstore({g.v(op.mem_ref)}, {_shift(base, so)}, "  # type: ignore
+             f"{plan(g, op.mem_ref, acc)}, {val[0]}, {val[1]})", op, "    ")  # type: ignore
 
 
 @handles("agen.yield")
@@ -399,20 +373,7 @@ def _vector_op(g: Gen, op: Operation) -> None:
     site = g.cg.site(cls, lanes(res.type) or 1, str(element_type(res.type)),
                      op.name.split(".")[1])
     g.emit(f"{r} = {call}", op)
-    lat, ivl, name = f"_lat{site}", f"_ivl{site}", f"_nm{site}"
-    g.prologue.append(f"{lat}, {ivl}, {name}, _ = T[{site}]")
-    s, rd, t = g.tmp("_s"), g.tmp("_rd"), g.tmp("_t")
-    lines = [
-        f"SITES[{site}] += 1",
-        f"{s} = P.t; {rd} = {ready}",
-        f"if {rd} > {s}: P.st_data += {rd} - {s}; {s} = {rd}",
-        f"P.t = {t} = {s} + {ivl}; P.busy += {ivl}; P.nev += 1",
-        f"if P.trace is not None: P.trace.append(({name}, {s}, {ivl}, None))",
-        f"if {t} > P.limit: P._limit()",
-        f"w{r[1:]} = {s} + {lat}",
-    ]
-    for line in lines:
-        g.emit(line, op)
+    inline.vop(g, op, site, ready, "w" + r[1:])
 
 
 for _name in ("binary", "multiply", "multiply_and_accumulate", "element_wise_compare",
@@ -492,6 +453,8 @@ def _static_spec(g: Gen, value: SSAValue, op: Operation) -> ViewSpec:
 @handles("memref.cast", "memref.memory_space_cast")
 def _cast(g: Gen, op: Operation) -> None:
     g.names[op.results[0]] = g.v(op.operands[0])
+    if op.operands[0] in g.viewparts:
+        g.viewparts[op.results[0]] = g.viewparts[op.operands[0]]
     g.cg.specs[op.results[0]] = _static_spec(g, op.operands[0], op)  # type: ignore
 
 
@@ -525,7 +488,7 @@ def _mload(g: Gen, op: Operation) -> None:
     idx = "(" + "".join(g.v(i) + ", " for i in op.operands[1:]) + ")"
     r = g.define(op.results[0])
     etype(op.results[0].type, op)
-    g.emit(f"{r} = P.scalar_load({g.v(op.operands[0])}, {idx}, {acc})", op)
+    g.helper(f"{r} = P.scalar_load({g.v(op.operands[0])}, {idx}, {acc})", op)
 
 
 @handles("memref.store")
@@ -533,4 +496,5 @@ def _mstore(g: Gen, op: Operation) -> None:
     g.need_program(op, "memref.store")
     acc = plan(g, op.operands[1], Access.single(_rank(op.operands[1]), op))
     idx = "(" + "".join(g.v(i) + ", " for i in op.operands[2:]) + ")"
-    g.emit(f"P.scalar_store({g.v(op.operands[1])}, {idx}, {acc}, {g.v(op.operands[0])})", op)
+    g.helper(f"P.scalar_store({g.v(op.operands[1])}, {idx}, {acc}, {g.v(op.operands[0])})",
+             op)

@@ -2,9 +2,11 @@
 
 Processes are generators; each runs until it must wait (empty FIFO, full FIFO, no signal) and
 then parks on that channel or signal, which wakes it when its state changes. Runnable
-processes are kept in a heap ordered by their local clocks, so the process furthest behind in
-simulated time runs first and links are reserved roughly first-come first-served. Because the
-programs form a Kahn process network the numbers do not depend on this order (E14).
+processes run in order of their local clocks, and of waking among equal clocks, so the
+process furthest behind in simulated time runs first and links are reserved roughly
+first-come first-served: a heap of the distinct clocks (floats, cheap to compare) with a FIFO
+of processes per clock. Because the programs form a Kahn process network the numbers do not
+depend on this order (E14).
 A launch ends when every process has ended; if processes remain and none can run, that is a
 deadlock, reported with each blocked unit, the op it waits on and the FIFO/signal state.
 """
@@ -12,7 +14,6 @@ deadlock, reported with each blocked unit, the op it waits on and the FIFO/signa
 from __future__ import annotations
 
 import heapq
-import itertools
 import math
 from types import TracebackType
 
@@ -36,24 +37,39 @@ class Engine:
         self.trace = trace
         self.races = races
         self.signal_latency = float(machine.device.signal_latency)
-        self.ready: list = []
-        self._seq = itertools.count()
         self.ops: list[Operation] = []
+        self.times: list[float] = []  # heap of the clocks of runnable processes
+        self.runnable: dict[float, list[Process]] = {}  # per clock, in waking order
+        push, times, runnable = heapq.heappush, self.times, self.runnable
 
-    def wake(self, p: Process) -> None:
-        heapq.heappush(self.ready, (p.t, next(self._seq), p))
+        def wake(p: Process) -> None:
+            """Make a parked process runnable."""
+            t = p.t
+            queue = runnable.get(t)
+            if queue is None:
+                runnable[t] = [p]
+                push(times, t)
+            else:
+                queue.append(p)
+        self.wake = wake
 
     def run(self, procs: list[Process]) -> None:
         if self.races is not None:
             self.races.start()
         for p in procs:
+            p.resume = p.gen.send  # type: ignore[union-attr]
             self.wake(p)
-        ready = self.ready
+        times, runnable = self.times, self.runnable
         pop = heapq.heappop
-        while ready:
-            p = pop(ready)[2]
+        while times:
+            t = times[0]
+            queue = runnable[t]
+            p = queue.pop(0)
+            if not queue:
+                pop(times)
+                del runnable[t]
             try:
-                p.waiting = p.gen.send(None)  # type: ignore[union-attr]
+                p.waiting = p.resume(None)  # type: ignore[misc]
             except StopIteration:
                 try:
                     p.finish()

@@ -109,7 +109,9 @@ class LinkInst:
 
 class Channel:
     """The FIFO from one unit to another (E7): `depth` messages and at most `size` bytes in
-    flight; a message is (vector, arrival cycle, ready cycle, type key, bytes)."""
+    flight (`inflight`, counted only when there is a `size`); a message is (vector, arrival
+    cycle, type key, bytes). It is full when it holds `depth` messages or a message of n
+    bytes would pass `size` (codegen_inline.send)."""
 
     __slots__ = ("depth", "dst", "inflight", "link", "npush", "pops", "q", "rw", "size", "src",
                  "sw")
@@ -124,11 +126,6 @@ class Channel:
         self.inflight = 0
         self.rw: Process | None = None
         self.sw: Process | None = None
-
-    def full(self, nbytes: int) -> bool:
-        if len(self.q) >= self.depth:
-            return True
-        return self.size is not None and bool(self.q) and self.inflight + nbytes > self.size
 
     def state(self) -> str:
         extra = f", {self.inflight}/{self.size} bytes" if self.size is not None else ""

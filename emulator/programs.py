@@ -86,9 +86,9 @@ def loop_guard(trips: int) -> None:
 class Compiler:
     """Compiles the functions of one module for one machine, each once."""
 
-    def __init__(self, module: ModuleOp, machine: Machine, races: bool):
+    def __init__(self, module: ModuleOp, machine: Machine, races: bool, trace: bool = False):
         self.funcs = functions(module)
-        self.cg = Codegen(self.funcs, races)
+        self.cg = Codegen(self.funcs, races, trace)
         self.cg.specs = {}  # type: ignore[attr-defined]
         self.cg.function = self.function  # type: ignore[attr-defined]
         self.cg.g.update(M=machine, NOMEM=no_memory, PLANOF=plan_of, SHIFT=shift, SYM=symbol,
@@ -164,7 +164,7 @@ class Compiler:
                                      op=at)
         self._called[name] = None
         g = Gen(self.cg, "program")
-        args = [g.define(a) for a in fn.body.block.args]
+        args = [n for a in fn.body.block.args for n in g.with_ready_names(a, g.define(a))]
         g.block(fn.body.block)
         py = f"fn_{_py(name)}"
         self.cg.build(py, "P, T, S, IC" + "".join(", " + a for a in args), g,

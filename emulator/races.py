@@ -14,9 +14,9 @@ one is still in flight or its epoch has not reached the accessing process throug
 Records superseded by a later, ordered write over the same bytes are dropped, so buffers
 reused every iteration keep a handful of records.
 
-The per-signal bookkeeping (`Process.sync_send` / `sync_take`) is inlined in runtime.py: it
-runs for every signal of every unit. Per access the common cases are one page and a couple of
-records, checked in one pass that also rebuilds the page's list.
+The generated programs do the per-signal bookkeeping and the common outcomes of an access
+themselves (codegen_inline.py: a page no one touched, a read after ordered accesses of the
+same bytes, a write superseding them); every other access, and every race, comes here.
 """
 
 from __future__ import annotations
@@ -83,13 +83,23 @@ class RaceChecker:
                     todo.append(sender)
         return False
 
-    def access(self, p: Process, mem: Mem, lo: int, hi: int, write: bool, dma: bool) -> None:
-        """Record p's access to bytes [lo, hi) of `mem`, failing if it races."""
+    def table(self, mem: Mem) -> dict[int, list[list]]:
+        """The pages of a memory (generated code keeps it per access site)."""
+        pages = self.pages.get(mem)
+        if pages is None:
+            pages = self.pages[mem] = {}
+        return pages
+
+    def access(self, p: Process, mem: Mem, lo: int, hi: int, write: bool,
+               end: int | None) -> None:
+        """Record p's access to bytes [lo, hi) of `mem` in epoch `end` (None: by a DMA, in
+        flight until p waits for it), failing if it races."""
         pages = self.pages.get(mem)
         if pages is None:
             pages = self.pages[mem] = {}
         me = p.vid
-        rec = [me, lo, hi, write, None if dma else p.epoch, p, dma]
+        dma = end is None
+        rec = [me, lo, hi, write, end, p, dma]
         pg, last = lo >> PAGE_BITS, (hi - 1) >> PAGE_BITS
         while pg <= last:
             recs = pages.get(pg)
@@ -131,9 +141,8 @@ class RaceChecker:
                         f"(bytes [{r[_LO]}, {r[_HI]})), {state}")
 
 
-def close(p: Process) -> None:
+def close(p: Process, epoch: int) -> None:
     """p waits for its asynchronous DMAs: their accesses end in its current epoch."""
-    e = p.epoch
     for r in p.open:
-        r[_END] = e
+        r[_END] = epoch
     p.open.clear()

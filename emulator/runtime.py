@@ -1,12 +1,17 @@
 """One process per (program_unit, unit) and the helpers its generated code calls
 (shared/spec/dataflow-ir.md §7 E4-E9, E13).
 
-Each process keeps its own clock `t` (cycles, float). Helpers advance it by the timing model:
-a vector op costs its class interval and its result is ready after the class latency; a send
-holds the sender for bytes/bandwidth and reaches the receiver after the link latency; a full
-FIFO holds the sender until the slot it needs was freed by a receive; a vector access or DMA
-reserves every link instance on its route first-come first-served; an asynchronous DMA returns
-at once and completes in issue order; `sync_send` arrives after the device's signal latency.
+Each process keeps its own clock `t` (cycles, float), advanced by the timing model: a vector
+op costs its class interval and its result is ready after the class latency; a send holds the
+sender for bytes/bandwidth and reaches the receiver after the link latency; a full FIFO holds
+the sender until the slot it needs was freed by a receive; a vector access or DMA reserves
+every link instance on its route first-come first-served; an asynchronous DMA returns at once
+and completes in issue order; `sync_send` arrives after the device's signal latency. The
+per-event work (FIFOs, signals, vector ops, accesses and one-step DMAs through views whose
+layout is known when compiling) is written inline into the generated programs
+(codegen_inline.py), which keep the clock and counters in locals and write them back here;
+the helpers below do the rest: accesses through views known only at run time, multi-step
+DMAs, scalar loads and stores, opaque ops, and the cold paths (routes, faults).
 Blocking (empty FIFO, full FIFO, no signal) is not a helper's business: the generated code
 checks the condition and yields to the engine (engine.py), which resumes the process when the
 channel or signal changes. Functional effects happen at issue: DMA data is copied when the
@@ -41,14 +46,13 @@ Route = tuple[list[LinkInst], float, float]
 class Process:
     """The state of one unit running one program."""
 
-    __slots__ = ("busy", "dmadone", "done", "end", "eng", "epoch", "gen", "iters", "known",
-                 "limit", "m", "name", "nev", "open", "pend", "program", "rc", "rin", "rlog",
-                 "rout", "routes", "rx_", "si_", "sites", "sl", "so_", "st_data", "st_dma",
-                 "st_link", "st_recv", "st_send", "st_signal", "start", "t", "trace", "tx_",
-                 "unit", "vid", "waiting", "wake")
+    __slots__ = ("busy", "dmadone", "done", "end", "epoch", "gen", "iters", "known",
+                 "limit", "m", "name", "nev", "open", "pend", "program", "rc", "resume", "rin",
+                 "rlog", "rout", "routes", "rx_", "si_", "sites", "sl", "so_", "st_data",
+                 "st_dma", "st_link", "st_recv", "st_send", "st_signal", "start", "t", "trace",
+                 "tx_", "unit", "vid", "waiting", "wake")
 
     def __init__(self, eng: Engine, unit: Handle, program: object, start: float):
-        self.eng = eng
         self.wake = eng.wake
         self.m: Machine = eng.machine
         self.unit = unit
@@ -76,6 +80,7 @@ class Process:
         self.rout: dict[Mem, Route] = {}    # this unit -> memory,
         self.routes: dict[tuple[Mem, Mem], Route] = {}  # and memory -> this unit -> memory
         self.gen = None
+        self.resume = None  # gen.send
         self.waiting: tuple | None = None
         self.done = False
         self.end = start
@@ -122,89 +127,8 @@ class Process:
             s = self.so_[_handle(peer, "signal")] = self.m.signal(self.unit, peer)
         return s
 
-    def send(self, c: Channel, v: np.ndarray, ready: float, tkey: str, nbytes: int) -> None:
-        lk = c.link
-        s = self.t
-        if ready > s:
-            self.st_data += ready - s
-            s = ready
-        if c.npush >= c.depth:
-            f = c.pops.popleft()
-            if f > s:
-                self.st_send += f - s
-                s = f
-        if lk.busy > s:
-            self.st_link += lk.busy - s
-            s = lk.busy
-        ser = nbytes / lk.bpc
-        lk.busy = t = s + ser
-        lk.nbytes += nbytes
-        c.q.append((v, s + lk.lat + ser, tkey, nbytes))
-        c.npush += 1
-        c.inflight += nbytes
-        self.t = t
-        self.busy += ser
-        self.nev += 1
-        if self.trace is not None:
-            self.trace.append(("send", s, ser, c.dst.name))
-        if t > self.limit:
-            self._limit()
-        w = c.rw
-        if w is not None:
-            c.rw = None
-            self.wake(w)
-
-    def recv(self, c: Channel, tkey: str) -> np.ndarray:
-        v, arrival, sent, nbytes = c.q.popleft()
-        if sent is not tkey and sent != tkey:
-            raise ChannelTypeError(f"received {tkey} from {c.src.name}, but it sent {sent}")
-        t = self.t
-        if arrival > t:
-            self.st_recv += arrival - t
-            self.t = t = arrival
-        c.pops.append(t)
-        c.inflight -= nbytes
-        self.nev += 1
-        w = c.sw
-        if w is not None:
-            c.sw = None
-            self.wake(w)
-        return v
-
     def mismatch(self, c: Channel, tkey: str, sent: str) -> None:
         raise ChannelTypeError(f"received {tkey} from {c.src.name}, but it sent {sent}")
-
-    def sync_send(self, s: Signal, wait: bool) -> None:
-        t = self.t
-        if wait and self.pend > t:
-            self.st_dma += self.pend - t
-            self.t = t = self.pend
-        s.times.append(t + self.sl)
-        if self.rc is not None:  # end the epoch (races.py); the signal carries the token
-            if wait and self.open:
-                close(self)
-            self.epoch += 1
-            s.clocks.append((self.vid, self.epoch, len(self.rlog)))
-        self.nev += 1
-        if self.trace is not None:
-            self.trace.append(("sync_send", t, 0.0, s.dst.name))
-        w = s.waiter
-        if w is not None:
-            s.waiter = None
-            self.wake(w)
-
-    def sync_take(self, s: Signal) -> None:
-        a = s.times.popleft()
-        if a > self.t:
-            self.st_signal += a - self.t
-            self.t = a
-        if self.rc is not None:  # the sender's epoch is known here from now on (races.py)
-            tok = s.clocks.popleft()
-            q, epoch = tok[0], tok[1]
-            if self.known[q] < epoch:
-                self.known[q] = epoch
-            self.rlog.append(tok)
-        self.nev += 1
 
     # ---- compute ---------------------------------------------------------------------------
 
@@ -223,10 +147,6 @@ class Process:
         if t > self.limit:
             self._limit()
         return s + lat
-
-    def scalar(self, n: float) -> None:
-        self.t += n
-        self.busy += n
 
     def loop(self, trips: int) -> None:
         """Guard against loops that never advance time: iterations count against the limit."""
@@ -257,13 +177,17 @@ class Process:
         raise OutOfBoundsError(f"coordinates {tuple(base)} + the access set leave the "
                                f"view's shape {plan.shape}")
 
-    def _at(self, view: View, base: tuple, plan: Plan) -> None:
-        """Bounds-check one access (view shape, then memory)."""
+    def _lanes(self, n: int, plan: Plan) -> None:
+        raise ChannelTypeError(f"a {n}-lane vector stored through a {plan.n}-point store set")
+
+    def _at(self, mem: Mem, start: int, base: tuple, plan: Plan) -> None:
+        """Bounds-check one access through a view of `mem` from `start` (view shape, then
+        memory)."""
         a = plan.addr(base)  # type: ignore[operator]
         if a is None:
             self._oob(base, plan)
-        a += view[1]
-        view[0].check((a + plan.lo) * plan.isz, (a + plan.hi) * plan.isz)
+        a += start
+        mem.check((a + plan.lo) * plan.isz, (a + plan.hi) * plan.isz)
 
     def read(self, view: View, base: tuple, plan: Plan, pending: bool = False) -> np.ndarray:
         """The lanes of one access (functional part only), bounds-checked (view shape,
@@ -282,7 +206,7 @@ class Process:
             typed = mem.typed(plan.storage)
         raw = typed[a: a + plan.n].copy() if plan.contiguous else typed[a + plan.offsets]
         if self.rc is not None:
-            self.rc.access(self, mem, lo, hi, False, pending)
+            self.rc.access(self, mem, lo, hi, False, None if pending else self.epoch)
         return raw if plan.dec is None else plan.dec(raw)
 
     def write(self, view: View, base: tuple, plan: Plan, v: np.ndarray,
@@ -308,7 +232,7 @@ class Process:
         else:
             typed[a + plan.offsets] = raw
         if self.rc is not None:
-            self.rc.access(self, mem, lo, hi, True, pending)
+            self.rc.access(self, mem, lo, hi, True, None if pending else self.epoch)
 
     def vload(self, view: View, base: tuple, plan: Plan) -> tuple[np.ndarray, float]:
         v = self.read(view, base, plan)
@@ -396,29 +320,6 @@ class Process:
         if done > self.limit:
             self._limit()
 
-    def dma1(self, sv: View, sbase: tuple, dv: View, dbase: tuple, lp: Plan, sp: Plan) -> None:
-        """`dma` for one time step, both sides contiguous in the same storage type: a byte
-        copy."""
-        a = lp.addr(sbase)  # type: ignore[operator]
-        b = sp.addr(dbase)  # type: ignore[operator]
-        if a is None or b is None:
-            self._at(sv, sbase, lp)
-            self._at(dv, dbase, sp)
-        smem, dmem = sv[0], dv[0]
-        isz, nb = lp.isz, lp.nbytes
-        a = (a + sv[1] + lp.lo) * isz
-        b = (b + dv[1] + sp.lo) * isz
-        if a < 0 or a + nb > smem.limit:
-            smem.check(a, a + nb)
-        if b < 0 or b + nb > dmem.limit:
-            dmem.check(b, b + nb)
-        dmem.mv[b: b + nb] = smem.mv[a: a + nb]
-        rc = self.rc
-        if rc is not None:
-            rc.access(self, smem, a, a + nb, False, True)
-            rc.access(self, dmem, b, b + nb, True, True)
-        self._dma_time(smem, dmem, nb)
-
     def _dma_route(self, smem: Mem, dmem: Mem) -> Route:
         lin, lat_in, bpc_in = self._route(smem, True)
         lout, lat_out, bpc_out = self._route(dmem, False)
@@ -440,7 +341,7 @@ class Process:
             self.st_dma += self.pend - self.t
             self.t = self.pend
         if self.open:
-            close(self)
+            close(self, self.epoch)
         self.end = self.t
         self.done = True
 

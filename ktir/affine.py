@@ -174,9 +174,9 @@ def expr_bounds(
     n = aset.num_dims + aset.num_symbols
     coeffs, const = linear_form(expr, aset.num_dims, aset.num_symbols)
     # a fresh variable y = expr, as two inequalities
-    ext = [(c + (0,), k) for c, k in ineqs]
-    ext.append((tuple(-x for x in coeffs) + (1,), -const))
-    ext.append((tuple(coeffs) + (-1,), const))
+    ext = [((*c, 0), k) for c, k in ineqs]
+    ext.append(((*(-x for x in coeffs), 1), -const))
+    ext.append(((*coeffs, -1), const))
     ext = _substitute(ext, _known_symbols(aset, symbols))
     return _project_bounds(ext, n + 1, n)
 
@@ -327,7 +327,7 @@ def order_extents(aset: AffineSet, order: AffineMap) -> list[int | None]:
             lo = hi = None
             if aset.num_symbols == 0:
                 try:
-                    _, pos, shape = enumerate_points(aset, order)
+                    _, _pos, shape = enumerate_points(aset, order)
                     return list(shape)
                 except UnboundedSetError:
                     pass

@@ -6,9 +6,8 @@ registry. Parsing goes through `ktir.diagnostics` so every error is located.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from collections.abc import Sequence
+from pathlib import Path
 
 from xdsl.context import Context
 from xdsl.dialects import get_all_dialects

@@ -249,11 +249,22 @@ def _post_order(op: Operation) -> Iterator[Operation]:
     yield op
 
 
+def _verify_arch_attributes(op: Operation) -> None:
+    """`ktdf_arch.maps_to` / feature requirements on ordinary ops are discardable attributes no
+    op verifier sees; check them here, as upstream's verifier does."""
+    from arch_descriptions.dialects import ktdf_arch_intrinsics as intrinsics
+
+    intrinsics.check_intrinsics(op.attributes, intrinsics.FOREIGN)
+
+
 def verify_located(module: Operation) -> None:
     """Verify like `Operation.verify`, but report the first failure at its op's location."""
     for op in _post_order(module):
         try:
             op.verify(verify_nested_ops=False)
+            if any(k.startswith("ktdf_arch.") for k in op.attributes) and \
+                    op.dialect_name() != "ktdf_arch":
+                _verify_arch_attributes(op)
         except VerifyException as e:
             raise op_error(op, str(e).split("\n")[0]) from None
         except Exception as e:  # a verifier that crashed is still the op's problem

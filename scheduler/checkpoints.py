@@ -14,7 +14,8 @@ run: `pre_mapping` (legal KTIR, nothing decided), `pre_scheduling` (ScheduleIR j
   native constraints `ktdf_arch.has_feature` and `ktdf_arch.mapped_to` registered.
 
 The pass that runs them, `ktdfarch-apply-patterns{groups=<checkpoint>}`, is placed at each
-checkpoint by `scheduler.pipeline`; with nothing registered it leaves the IR untouched.
+checkpoint by `scheduler.pipeline`; with nothing registered it leaves the IR untouched. A module
+without a device (or with several) is an error, not a silent no-op (upstream's limit).
 """
 
 from __future__ import annotations
@@ -135,9 +136,9 @@ class KtdfarchApplyPatternsPass(ModulePass):
                 raise KtirDiagnostic(
                     f"error: unknown checkpoint '{g}' (expected one of "
                     f"{', '.join(c.value for c in Checkpoint)})") from None
-        from arch_descriptions.model import device_from_module
+        from scheduler.analysis.device import device_of
 
-        device = device_from_module(op)
+        device = device_of(op, self.name)  # none (or several) is a located error, not a no-op
         patterns: list[RewritePattern] = []
         for c in checkpoints:
             patterns += python_patterns(c, device) + pdl_patterns(c, device, ctx)

@@ -16,18 +16,22 @@ from typing import ClassVar
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.linalg import Linalg
-from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyFloat,
     ArrayAttr,
     DenseArrayBase,
+    DenseIntOrFPElementsAttr,
     IndexType,
     IntegerType,
+    MemRefType,
+    StringAttr,
     TensorType,
+    UnitAttr,
     i64,
 )
+from xdsl.dialects.linalg import Linalg
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation, NamedOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.ir import Attribute, Block, BlockArgument, Region, SSAValue
@@ -268,6 +272,63 @@ def _print_copy(op, printer) -> None:
     printer.print_attribute(op.operands[1].type)
 
 
+_DECLARATION = "ktir.declaration"  # a memref.global written without an initializer
+
+
+def _parse_global(cls: type, parser: Parser):
+    """`memref.global ("private")? (constant)? @name : memref<...> (= dense<...> |
+    = uninitialized)? {attrs}`; the initializer's type comes from the memref, as in MLIR."""
+    visibility = parser.parse_optional_str_literal() or "public"
+    constant = parser.parse_optional_keyword("constant") is not None
+    name = parser.parse_symbol_name()
+    parser.parse_punctuation(":")
+    t = parser.parse_type()
+    attrs: dict[str, Attribute] = {}
+    init: Attribute = UnitAttr()
+    if parser.parse_optional_punctuation("=") is not None:
+        if parser.parse_optional_keyword("uninitialized") is None:
+            if not isinstance(t, MemRefType):
+                parser.raise_error("memref.global needs a memref type")
+            if parser.parse_optional_keyword("dense") is not None:
+                init = parser.parse_dense_int_or_fp_elements_attr(
+                    TensorType(t.element_type, t.get_shape()))
+            else:
+                init = parser.parse_attribute()
+    else:
+        attrs[_DECLARATION] = UnitAttr()
+    attrs |= parser.parse_optional_attr_dict()
+    props: dict[str, Attribute] = {"sym_name": name, "sym_visibility": StringAttr(visibility),
+                                   "type": t, "initial_value": init}
+    if constant:
+        props["constant"] = UnitAttr()
+    if "alignment" in attrs:  # a property, written in the attribute dictionary
+        props["alignment"] = attrs.pop("alignment")
+    return cls.create(properties=props, attributes=attrs)
+
+
+def _print_global(op, printer) -> None:
+    if op.sym_visibility.data != "public":
+        printer.print_string(" ")
+        printer.print_string_literal(op.sym_visibility.data)
+    if op.constant is not None:
+        printer.print_string(" constant")
+    printer.print_string(f" @{op.sym_name.data} : ")
+    printer.print_attribute(op.type)
+    if _DECLARATION not in op.attributes:
+        printer.print_string(" = ")
+        if isinstance(op.initial_value, UnitAttr):
+            printer.print_string("uninitialized")
+        elif isinstance(op.initial_value, DenseIntOrFPElementsAttr):
+            text = str(op.initial_value)  # `dense<v> : tensor<..>`: the type is the memref's
+            printer.print_string(text.rsplit(" : ", 1)[0])
+        else:
+            printer.print_attribute(op.initial_value)
+    rest = {k: v for k, v in op.attributes.items() if k != _DECLARATION}
+    if op.alignment is not None:
+        rest = {"alignment": op.alignment, **rest}
+    printer.print_op_attributes(rest)
+
+
 _INSTALLED = False
 
 
@@ -288,5 +349,7 @@ def install() -> None:
         cast_op.parse = classmethod(_parse_cast)  # type: ignore[method-assign]
         cast_op.print = _print_cast  # type: ignore[method-assign]
     memref.CopyOp.parse = classmethod(_parse_copy)  # type: ignore[method-assign]
+    memref.GlobalOp.parse = classmethod(_parse_global)  # type: ignore[method-assign]
+    memref.GlobalOp.print = _print_global  # type: ignore[method-assign]
     memref.CopyOp.print = _print_copy  # type: ignore[method-assign]
     linalg.ReduceOp.parse = classmethod(_parse_reduce)  # type: ignore[method-assign]

@@ -424,7 +424,8 @@ class Idx32ToAddrOp(IRDLOperation):
             printer.print_string(" stride ")
             printer.print_ssa_value(self.params[1])
         else:
-            assert self.base_value is not None and self.stride_value is not None
+            assert self.base_value is not None
+            assert self.stride_value is not None
             printer.print_string(f" base 0x{self.base_value.value.data:X}"
                                  f" stride {self.stride_value.value.data}")
         printer.print_op_attributes(self.attributes)

@@ -155,19 +155,30 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"{name:16} {device_path(name)}")
 
     @arch.command(help="Validate: one summary line per device, or located errors and exit 1.")
-    def check(spec: str = typer.Argument(..., metavar="FILE|NAME", help=SPEC_HELP),
+    def check(specs: list[str] = typer.Argument(..., metavar="FILE|NAME", help=SPEC_HELP + " (several may be given)"),
               split_input_file: bool = typer.Option(
                   False, "--split-input-file",
                   help="check each `// -----` chunk on its own (all errors, exit 1 if any)"),
               ) -> None:
-        if split_input_file:
-            raise typer.Exit(_check_chunks(spec))
         from arch_descriptions.model import load_devices
+        from ktir.diagnostics import KtirDiagnostic
 
-        for dev in load_devices(spec):
-            typer.echo(summary(dev))
-            for w in dev.warnings:
-                typer.echo(f"warning: {w}", err=True)
+        failed = 0
+        for spec in specs:
+            if split_input_file:
+                failed |= _check_chunks(spec)
+                continue
+            try:
+                devices = load_devices(spec)
+            except KtirDiagnostic as e:  # report it, go on with the other files
+                typer.echo(e.text, err=True)
+                failed = 1
+                continue
+            for dev in devices:
+                typer.echo(summary(dev))
+                for w in dev.warnings:
+                    typer.echo(f"warning: {w}", err=True)
+        raise typer.Exit(failed)
 
     @arch.command(help="Tables: memories, units, datapaths, groups, compute timing, roofline "
                        "peaks, timing defaults used.")

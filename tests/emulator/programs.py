@@ -19,12 +19,13 @@ LAYOUT = "layout_map = affine_map<(d0, d1) -> (d0 * 64 + d1)>"
 
 
 def device(depth: int = 2, scratchpad: int = 4096, store_bandwidth: int = 128,
-           dma: bool = False) -> Device:
+           dma: bool = False, queue_bytes: int | None = None) -> Device:
     """One core template: GM -> LU -> CU -> SU -> GM (and SP <-> LU/SU), FIFOs of `depth`
-    between the units, `store_bandwidth` bytes per cycle from SU to GM; with `dma` also a DMA
-    unit DU copying between GM and SP both ways."""
-    q = (f"ktdf_arch.features = {{ktdf_arch.feature.queue = {{depth = {depth}, ordered}}}}, "
-         "ktdf_arch.bytes_per_cycle = 128")
+    (and `queue_bytes` bytes in flight) between the units, `store_bandwidth` bytes per cycle
+    from SU to GM; with `dma` also a DMA unit DU copying between GM and SP both ways."""
+    size = f", size = {queue_bytes}" if queue_bytes is not None else ""
+    q = (f"ktdf_arch.features = {{ktdf_arch.feature.queue = {{depth = {depth}{size}, "
+         "ordered}}, ktdf_arch.bytes_per_cycle = 128")
     du = """    %du = exec_unit {kind = "DU", ktdf_arch.features = {ktdf_arch.feature.load}}
     datapath {ktdf_arch.bytes_per_cycle = 64, ktdf_arch.latency = 10} %gm to %du : memory, exec_unit
     datapath {ktdf_arch.bytes_per_cycle = 64} %du to %sp : exec_unit, memory
@@ -51,7 +52,8 @@ def device(depth: int = 2, scratchpad: int = 4096, store_bandwidth: int = 128,
     return devices_in_text(text, "tdev.mlir")[0]
 
 
-def module(body: str, nargs: int = 1, grid: int = 1, name: str = "prog.mlir"):
+def module(body: str, nargs: int = 1, grid: int = 1, name: str = "prog.mlir", funcs: str = ""):
+    """The program text `body` in the compiler's module shape; `funcs`: more functions."""
     params = ", ".join(f"%a{i}: index" for i in range(nargs))
     ids = "\n".join(f"  symbol.create_id %a{i} {{symbol_id = {-(i + 1)} : si64}} : index"
                     for i in range(nargs))
@@ -75,7 +77,7 @@ func.func @k_body() attributes {{grid = [{grid}]}} {{
 {body}
   func.return
 }}
-"""
+{funcs}"""
     return parse_module(text, name)
 
 

@@ -194,9 +194,9 @@ def test_ordering_through_an_overwrite() -> None:
     latest write of those bytes."""
     r = emulate(module(_overwrite_chain(True)), device(dma=True), entry="k", args=[0])
     assert not [w for w in r.warnings if "at the end" in w]
+    m = module(_overwrite_chain(False))
     with pytest.raises(RaceError, match=r"C0-LU reads bytes \[0, 128\) of C0-SP, which a DMA "
                                         r"of C0-DU wrote"):
-        m = module(_overwrite_chain(False))
         emulate(m, device(dma=True), entry="k", args=[0])
 
 

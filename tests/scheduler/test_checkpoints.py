@@ -68,7 +68,8 @@ def test_python_pattern_fires_only_at_its_checkpoint(checkpoint):
         trace = _run("sample_device", on_step=lambda s: step.__setitem__(0, s))
     finally:
         remove()
-    assert log and set(log) == {checkpoint.value}
+    assert log
+    assert set(log) == {checkpoint.value}
     names = [s for s, _ in trace]
     at = names.index(checkpoint.value)
     assert all(n == 0 for _, n in trace[:at])  # nothing rewritten before the checkpoint
@@ -78,7 +79,10 @@ def test_python_pattern_fires_only_at_its_checkpoint(checkpoint):
 def test_pattern_filters_by_device_name_and_kind():
     log: list[str] = []
     step = [""]
-    track = (lambda s: step.__setitem__(0, s))
+
+    def track(s: str) -> None:
+        step[0] = s
+
     removers = [register_pattern(Checkpoint.PRE_MAPPING, lambda: CommuteConstantFactor(log, step),
                                  devices=["spyre"]),
                 register_pattern(Checkpoint.POST_LOWERING,
@@ -133,7 +137,8 @@ def test_device_pdl_pattern_fires_only_at_its_checkpoint(tmp_path, checkpoint):
                if trace[i][1] != (trace[i - 1][1] if i else 0)]
     # The first change is made by the checkpoint's own step; a pattern running earlier (at any
     # other checkpoint) would have changed the IR before it.
-    assert changed and changed[0] == checkpoint.value
+    assert changed
+    assert changed[0] == checkpoint.value
     assert all(n == 0 for _, n in trace[:at])
 
 

@@ -26,7 +26,8 @@ DEVICES = ["sample_device", "spyre", "stream_device"]
 @pytest.mark.parametrize("kernel", SUPPORTED)
 def test_example_matches_reference(kernel: str, device: str) -> None:
     report = run_and_check(EXAMPLES / f"{kernel}.mlir", device)
-    assert report.checks and report.match, report.to_json()
+    assert report.checks, report.to_json()
+    assert report.match, report.to_json()
     em = report.emulation
     assert em.cycles >= em.roofline_cycles > 0
     assert not [w for w in em.warnings if "at the end" in w]  # no data left in FIFOs/signals
@@ -53,8 +54,11 @@ def test_compare_is_bitwise_by_default_and_tolerant_on_request() -> None:
     assert compare("x", got, want).match  # NaN equals NaN with the same bits
     got[0, 1] = np.nextafter(np.float16(2.0), np.float16(3.0))  # one ulp off
     bitwise = compare("x", got, want)
-    assert not bitwise.match and bitwise.mismatches == 1 and bitwise.first_mismatch == (0, 1)
-    assert bitwise.expected == 2.0 and bitwise.got == pytest.approx(2.001953125)
+    assert not bitwise.match
+    assert bitwise.mismatches == 1
+    assert bitwise.first_mismatch == (0, 1)
+    assert bitwise.expected == 2.0
+    assert bitwise.got == pytest.approx(2.001953125)
     assert compare("x", got, want, rtol=1e-2).match
     got[1, 1] = 0.0
     assert not compare("x", got, want, rtol=1e-2).match  # NaN vs number never matches

@@ -20,9 +20,9 @@ from ktir.dialects.ktdp import (
     MemorySpaceAttr,
     RuntimeArgType,
     StoreOp,
+    _box_set,
 )
 from ktir.dialects.ktdp_types import kernel_grid
-from ktir.dialects.ktdp import _box_set  # noqa: PLC2701
 
 
 def build_copy_kernel(rows: int = 3, load_rows: int | None = None) -> ModuleOp:
@@ -56,7 +56,8 @@ def test_build_verify_roundtrip():
     module = build_copy_kernel()
     module.verify()
     text = str(module)
-    assert "ktdp.construct_access_tile %" in text and "-> !ktdp.access_tile<3x64xindex>" in text
+    assert "ktdp.construct_access_tile %" in text
+    assert "-> !ktdp.access_tile<3x64xindex>" in text
     again = parse_module(text)
     assert str(again) == text
     assert kernel_grid(next(o for o in again.walk() if isinstance(o, LoadOp))) == (32,)

@@ -21,5 +21,5 @@ def test_build_intrinsics():
 
 
 def test_gelu_rejects_f32():
-    with pytest.raises(VerifyException, match="expects f16, !spyreop.df16 operands, got f32"):
+    with pytest.raises(VerifyException, match=r"expects f16, !spyreop\.df16 operands, got f32"):
         GeluOp(create_ssa_value(f32)).verify()

@@ -1,8 +1,8 @@
 // RUN: ktir-opt %s --split-input-file -p ktir-to-ktdf --verify-diagnostics | filecheck %s
 
 /// The frontend group stops at the first problem: a kernel the scheduler cannot lower is
-/// reported by ktir-legality-check at the op, a kernel without a device by
-/// construct-three-stage-pipeline.
+/// reported by ktir-legality-check at the op, a kernel without a device by the first
+/// checkpoint (pre_mapping), which needs the device's patterns.
 
 ktdf_arch.device @sample_device import("sample_device.mlir")
 func.func @negative_reduction(%x: index, %y: index) attributes {grid = [1]} {
@@ -25,7 +25,7 @@ func.func @negative_reduction(%x: index, %y: index) attributes {grid = [1]} {
 
 // -----
 
-// CHECK: error: pass 'construct-three-stage-pipeline' needs a device
+// CHECK: error: pass 'ktdfarch-apply-patterns' needs a device
 func.func @negative_no_device(%x: index) attributes {grid = [1]} {
   %c0 = arith.constant 0 : index
   %v = ktdp.construct_memory_view %x, sizes: [1, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<1x64xf16>

@@ -1,0 +1,60 @@
+// RUN: ktir-opt %s | filecheck %s
+// RUN: ktir-opt %s | ktir-opt | filecheck %s
+// RUN: KTIR_GENERIC_ROUNDTRIP | filecheck %s
+
+/// MLIR syntax that upstream kernels use and xDSL 0.74 lacks (ktir/dialects/mlir_compat.py):
+/// each form parses, prints back in a form that parses again, and survives generic form.
+
+// CHECK-LABEL: func.func @loops(
+// CHECK-SAME:    %[[N:.*]]: index, %[[X:.*]]: f32) -> f32
+// CHECK:         %[[R:.*]] = scf.for %{{.*}} = %{{.*}} to %[[N]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[X]]) -> (f32) {
+// CHECK-NEXT:      %[[Y:.*]] = arith.remf %[[ACC]], %[[X]] : f32
+// CHECK-NEXT:      scf.yield %[[Y]] : f32
+// CHECK:         arith.index_castui %[[N]] : index to i32
+// CHECK-NEXT:    func.return %[[R]] : f32
+
+// CHECK-LABEL: func.func @tensors(
+// CHECK:         %[[M:.*]] = linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<2x4x8xf16>, tensor<2x8x4xf16>) outs(%{{.*}} : tensor<2x4x4xf16>) -> tensor<2x4x4xf16>
+// CHECK-NEXT:    %[[Q:.*]] = linalg.div ins(%[[M]], %[[M]] : tensor<2x4x4xf16>, tensor<2x4x4xf16>)
+// CHECK-NEXT:    linalg.reduce ins(%{{.*}}:tensor<4x8xf16>) outs(%{{.*}}:tensor<4xf16>) dimensions = [1]
+// CHECK-NEXT:    (%[[A:.*]]: f16, %[[B:.*]]: f16) {
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[A]], %[[B]] : f16
+// CHECK-NEXT:      linalg.yield %[[S]] : f16
+
+// CHECK-LABEL: func.func @memrefs(
+// CHECK-SAME:    %[[MM:.*]]: memref<64xf16>, %[[L:.*]]: memref<64xf16, "L1">)
+// CHECK-NEXT:    %[[G:.*]] = memref.memory_space_cast %[[MM]] : memref<64xf16> to memref<64xf16, "DDR">
+// CHECK-NEXT:    memref.cast %[[MM]] : memref<64xf16> to memref<?xf16>
+// CHECK-NEXT:    memref.copy %[[G]], %[[L]] : memref<64xf16, "DDR"> to memref<64xf16, "L1">
+
+// CHECK: memref.global "private" constant @table : memref<2x2xi32> = dense<[[1, 2], [3, 4]]> {alignment = 64 : i64}
+// CHECK: memref.global @ones : memref<64xf16> = dense<1.000000e+00>
+// CHECK: memref.global @external : memref<4xf32>{{$}}
+// CHECK: memref.global "private" @scratch : memref<4xf32> = uninitialized
+
+func.func @loops(%n: index, %x: f32) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> f32 {
+    %y = arith.remf %acc, %x : f32
+    scf.yield %y : f32
+  }
+  %u = arith.index_castui %n : index to i32
+  return %r : f32
+}
+func.func @tensors(%a: tensor<2x4x8xf16>, %b: tensor<2x8x4xf16>, %c: tensor<2x4x4xf16>, %d: tensor<4xf16>, %e: tensor<4x8xf16>) -> tensor<2x4x4xf16> {
+  %m = linalg.batch_matmul ins(%a, %b : tensor<2x4x8xf16>, tensor<2x8x4xf16>) outs(%c : tensor<2x4x4xf16>) -> tensor<2x4x4xf16>
+  %q = linalg.div ins(%m, %m : tensor<2x4x4xf16>, tensor<2x4x4xf16>) outs(%c : tensor<2x4x4xf16>) -> tensor<2x4x4xf16>
+  %s = linalg.reduce { arith.addf } ins(%e : tensor<4x8xf16>) outs(%d : tensor<4xf16>) dimensions = [1]
+  return %q : tensor<2x4x4xf16>
+}
+func.func @memrefs(%m: memref<64xf16>, %l: memref<64xf16, "L1">) {
+  %g = memref.memory_space_cast %m : memref<64xf16> to memref<64xf16, "DDR">
+  %d = memref.cast %m : memref<64xf16> to memref<?xf16>
+  memref.copy %g, %l : memref<64xf16, "DDR"> to memref<64xf16, "L1">
+  return
+}
+memref.global "private" constant @table : memref<2x2xi32> = dense<[[1, 2], [3, 4]]> {alignment = 64 : i64}
+memref.global @ones : memref<64xf16> = dense<1.0>
+memref.global @external : memref<4xf32>
+memref.global "private" @scratch : memref<4xf32> = uninitialized
