@@ -222,7 +222,9 @@ def parse_text(ctx: Context, text: str, name: str = "<stdin>", line_offset: int 
     """
     if register:
         register_source(name, text)
-    if not allow_empty and not _has_code(text):
+    if not _has_code(text):
+        if allow_empty:
+            return ModuleOp([])
         raise KtirDiagnostic(format_at(name, 1 + line_offset, 1,
                                        "empty input: expected at least one operation"))
     try:

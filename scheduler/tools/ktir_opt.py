@@ -112,8 +112,9 @@ class KtirOptMain(xDSLOptMain):
                 if i > 0:
                     out.write("// -----\n")
                 try:
+                    # like mlir-opt, an input of only comments is an empty module
                     module = parse_text(self.ctx, chunk, name, offset, register=False,
-                                        allow_empty=self.args.split_input_file)
+                                        allow_empty=True)
                     if not self.args.disable_verify:
                         verify_located(module)
                     self._apply(module)
