@@ -24,7 +24,7 @@ from ktir.affine import NonLinearError
 class ViewSpec:
     """layout(idx) = const + sum(coeffs[d] * idx[d]) over a memref of `shape`."""
 
-    __slots__ = ("coeffs", "const", "et", "isz", "plans", "shape", "storage", "type")
+    __slots__ = ("coeffs", "const", "et", "isz", "shape", "storage", "type")
 
     def __init__(self, coeffs: tuple[int, ...], const: int, mtype: MemRefType, op: Operation):
         self.coeffs, self.const = coeffs, const
@@ -33,7 +33,6 @@ class ViewSpec:
         self.storage = self.et.storage
         self.isz = self.et.itemsize
         self.type = mtype
-        self.plans: dict[int, Plan] = {}
 
     @staticmethod
     def of_map(layout: AffineMap, mtype: MemRefType, op: Operation) -> ViewSpec:
@@ -125,7 +124,7 @@ class Access:
         self.rank = rank
         self.pmin = self.points.min(axis=0) if self.n else np.zeros(rank, np.int64)
         self.pmax = self.points.max(axis=0) if self.n else np.zeros(rank, np.int64)
-        self.plans: dict[int, Plan] = {}
+        self.plans: dict[ViewSpec, Plan] = {}
 
     @staticmethod
     def single(rank: int, op: Operation) -> Access:
@@ -136,9 +135,9 @@ class Access:
         return acc
 
     def plan(self, spec: ViewSpec) -> Plan:
-        p = self.plans.get(id(spec))
+        p = self.plans.get(spec)
         if p is None:
-            p = self.plans[id(spec)] = self._plan(spec)
+            p = self.plans[spec] = self._plan(spec)
         return p
 
     def _plan(self, spec: ViewSpec) -> Plan:

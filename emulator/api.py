@@ -25,7 +25,7 @@ from arch_descriptions.model import Device
 from emulator.engine import Engine, cycles, failing_op
 from emulator.errors import EmulationError, LeftoverError, RuntimeFault, WiringError
 from emulator.machine import Handle, Machine
-from emulator.programs import Compiler, is_body
+from emulator.programs import Compiler, functions, is_body
 from emulator.races import RaceChecker
 from emulator.results import EmulationResult, UnitStats, roofline
 from emulator.runtime import Process
@@ -103,8 +103,6 @@ class Run:
         self.costs: dict[str, list[tuple[float, float, str, int]]] = {}
 
     def start(self, memory_init: MemoryInit | None) -> None:
-        from emulator.programs import functions
-
         funcs = functions(self.module)
         fn = funcs.get(self.entry)
         if fn is None:
@@ -112,7 +110,7 @@ class Run:
             raise EmulationError(f"no function @{self.entry} to run (functions: {have})")
         self.machine = Machine(self.device, _cores(self.device, funcs, fn))
         place(self.machine, memory_init)
-        self.compiler = Compiler(self.module, self.machine, self.check_races, self.trace)
+        self.compiler = Compiler(funcs, self.machine, self.check_races, self.trace)
         self.fn = fn
 
     def call(self, name: str, args: Sequence[object], scope: dict[int, object]) -> tuple:

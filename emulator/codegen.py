@@ -23,9 +23,9 @@ import itertools
 import math
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from types import CodeType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -42,7 +42,11 @@ from xdsl.ir.affine import AffineExpr
 
 from emulator.errors import RuntimeFault, UnsupportedOpError
 from ktir.interpreter.core import _expr_src as expr_src
+from ktir.interpreter.dtypes import wrap_int
 from spyrecode.dialects.dataflow_types import is_vector_like
+
+if TYPE_CHECKING:
+    from emulator.access import ViewSpec
 
 Handler = Callable[["Gen", Operation], None]
 _IDENT = re.compile(r"[A-Za-z_]\w*")
@@ -61,20 +65,17 @@ def handles(*names: str) -> Callable[[Handler], Handler]:
     return deco
 
 
+def tuple_src(items: Iterable[str]) -> str:
+    """Python source of a tuple of the source expressions `items` (`(a, )`, `()`)."""
+    return "(" + "".join(x + ", " for x in items) + ")"
+
+
 def op_at(filename: str, line: int) -> Operation | None:
     ops = FILES.get(filename)
     return ops[line - 1] if ops is not None and 0 < line <= len(ops) else None
 
 
 # ---- helpers bound into every generated module --------------------------------------------
-
-
-def wrap(v: int, width: int) -> int:
-    if width == 1:
-        return v & 1
-    m = 1 << width
-    v &= m - 1
-    return v - m if v >= m >> 1 else v
 
 
 def tdiv(a: int, b: int) -> int:
@@ -140,7 +141,7 @@ PROCESS_LOCALS = {"SITES": "P.sites", "SL": "P.sl", "RC": "P.rc", "VID": "P.vid"
                   "KNOWN": "P.known", "OPEN": "P.open", "WAKE": "P.wake", "TR": "P.trace",
                   "LIMIT": "P.limit"}
 
-BASE_GLOBALS: dict[str, Any] = {"WRAP": wrap, "TDIV": tdiv, "TREM": trem, "QM": query,
+BASE_GLOBALS: dict[str, Any] = {"WRAP": wrap_int, "TDIV": tdiv, "TREM": trem, "QM": query,
                                 "FDIV": fdiv, "math": math, "np": np}
 
 
@@ -160,12 +161,13 @@ class Codegen:
     """One compilation: the globals shared by its generated functions, the op table used by
     blocking tokens, and the vector-op cost sites."""
 
-    def __init__(self, funcs: dict[str, Operation], races: bool, trace: bool = False):
+    def __init__(self, function: Callable[[str, Operation], tuple[str, bool]], races: bool,
+                 trace: bool = False):
         self.g: dict[str, Any] = dict(BASE_GLOBALS)
-        self.funcs = funcs
+        self.function = function  # a function called from a program: (Python name, blocks)
+        self.specs: dict[SSAValue, ViewSpec] = {}  # the static layouts of view values
         self.ops: list[Operation] = []
         self.sites: list[tuple[str, int, str, str]] = []
-        self.called: dict[str, str] = {}
         self.races = races
         self.trace = trace
         self._k = 0
@@ -365,13 +367,10 @@ class Gen:
             self.emit(f"{', '.join(lhs)} = {', '.join(rhs)}", op)
 
     def results(self, op: Operation) -> list[tuple[str, str | None]]:
-        out = []
-        for r in op.results:
-            name = self.define(r)
-            out.append((name, "w" + name[1:] if is_vector_like(r.type) else None))
-        return out
+        return self.carried(list(op.results))
 
     def carried(self, args: list[SSAValue]) -> list[tuple[str, str | None]]:
+        """Define each value: (name, name of its ready cycle when it is a vector)."""
         out = []
         for a in args:
             name = self.define(a)
@@ -504,7 +503,7 @@ def _constant(g: Gen, op: Operation) -> None:
         return
     if isinstance(attr, IntegerAttr):
         v = attr.value.data
-        lit = wrap(v, width(t)) if width(t) else v
+        lit = wrap_int(v, width(t)) if width(t) else v
         g.names[op.results[0]] = f"({lit})" if lit < 0 else str(lit)
     elif isinstance(t, AnyFloat):
         x = rounding(t)(attr.value.data)  # type: ignore[attr-defined]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from xdsl.ir import Operation
 
-from emulator.codegen import STATE_OUT, Gen, handles, map_py, set_py
+from emulator.codegen import STATE_OUT, Gen, handles, map_py, set_py, tuple_src
 from emulator.errors import UnsupportedOpError
 
 
@@ -17,12 +17,11 @@ def _region(g: Gen, op: Operation, index: int, targets: list) -> None:
     g.ind -= 1
 
 
-@handles("scf.for")
-def _for(g: Gen, op: Operation) -> None:
-    lb, ub, step = (g.v(x) for x in op.operands[:3])
+def _loop(g: Gen, op: Operation, lb: str, ub: str, step: str, inits: list) -> None:
+    """`for iv in range(lb, ub, step)` over the body, with loop-carried values `inits`."""
     body = op.regions[0].block
     carried = g.carried(list(body.args[1:]))
-    g.assign(carried, list(op.operands[3:]), op)
+    g.assign(carried, inits, op)
     rng = g.tmp("_r")
     g.emit(f"{rng} = range({lb}, {ub}, {step})", op)
     g.guard(f"len({rng})")
@@ -31,6 +30,12 @@ def _for(g: Gen, op: Operation) -> None:
     _region(g, op, 0, carried)
     for res, (name, _) in zip(op.results, carried, strict=True):
         g.names[res] = name
+
+
+@handles("scf.for")
+def _for(g: Gen, op: Operation) -> None:
+    lb, ub, step = (g.v(x) for x in op.operands[:3])
+    _loop(g, op, lb, ub, step, list(op.operands[3:]))
 
 
 @handles("affine.for")
@@ -42,20 +47,9 @@ def _affine_for(g: Gen, op: Operation) -> None:
     nl = lmap.num_dims + lmap.num_symbols
     nu = umap.num_dims + umap.num_symbols
     lo, hi = map_py(lmap, ops[:nl]), map_py(umap, ops[nl: nl + nu])
-    inits = list(op.operands[nl + nu:])
-    body = op.regions[0].block
-    carried = g.carried(list(body.args[1:]))
-    g.assign(carried, inits, op)
-    rng = g.tmp("_r")
     lb = f"max({', '.join(lo)})" if len(lo) > 1 else lo[0]
     ub = f"min({', '.join(hi)})" if len(hi) > 1 else hi[0]
-    g.emit(f"{rng} = range({lb}, {ub}, {step})", op)
-    g.guard(f"len({rng})")
-    iv = g.define(body.args[0])
-    g.emit(f"for {iv} in {rng}:", op)
-    _region(g, op, 0, carried)
-    for res, (name, _) in zip(op.results, carried, strict=True):
-        g.names[res] = name
+    _loop(g, op, lb, ub, str(step), list(op.operands[nl + nu:]))
 
 
 @handles("scf.yield", "affine.yield")
@@ -134,13 +128,13 @@ def _call(g: Gen, op: Operation) -> None:
         args = [g.v(x) for x in op.operands]
         res = [g.define(r) for r in op.results]
         lhs = f"{', '.join(res)}, = " if res else ""
-        g.emit(f"{lhs}CALL({callee!r}, ({''.join(a + ', ' for a in args)}), S)", op)
+        g.emit(f"{lhs}CALL({callee!r}, {tuple_src(args)}, S)", op)
         return
     # a program's functions take and return vectors with their ready cycles
     args = g.with_ready(list(op.operands))
     res = [n for r in op.results for n in g.with_ready_names(r, g.define(r))]
     lhs = f"{', '.join(res)}, = " if res else ""
-    fn, blocks = g.cg.function(callee, op)  # type: ignore[attr-defined]
+    fn, blocks = g.cg.function(callee, op)
     call = f"{fn}(P, T, S, IC{''.join(', ' + a for a in args)})"
     if blocks:
         g.need_program(op, f"a call of @{callee}, which waits on FIFOs or signals,")
@@ -161,7 +155,7 @@ def _return(g: Gen, op: Operation) -> None:
     g.flush()
     if g.mode == "program":
         g.emit(STATE_OUT, op)
-    g.emit(f"return ({''.join(v + ', ' for v in vals)})", op)
+    g.emit(f"return {tuple_src(vals)}", op)
 
 
 @handles("dataflow.return")

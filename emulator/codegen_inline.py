@@ -22,7 +22,7 @@ import re
 from xdsl.ir import Operation
 
 from emulator.access import Plan
-from emulator.codegen import Gen
+from emulator.codegen import Gen, tuple_src
 from emulator.races import PAGE_BITS
 
 _LITERAL = re.compile(r"^-?\d+$")
@@ -117,7 +117,6 @@ def send(g: Gen, op: Operation, peer: str, val: str, ready: str, tk: str, nb: in
     q, dep, sz, lk, ser, lat, wait = (n[f] for f in ("q", "dep", "sz", "lk", "ser", "lat",
                                                      "wait"))
     s, f, t = g.tmp("_s"), g.tmp("_f"), g.tmp("_t")
-    g.has_yield = True
     lines(g, op, f"""
 {look}
 while len({q}) >= {dep} or {sz} is not None and {q} and {c}.inflight + {nb} > {sz}:
@@ -146,7 +145,6 @@ def receive(g: Gen, op: Operation, peer: str, r: str, ready: str, tk: str, k: in
                        (1, k))
     q, pops, sz, wait = n["q"], n["pops"], n["sz"], n["wait"]
     a, sent, nb = g.tmp("_a"), g.tmp("_k"), g.tmp("_n")
-    g.has_yield = True
     lines(g, op, f"""
 {look}
 while not {q}:
@@ -199,7 +197,6 @@ def sync_take(g: Gen, op: Operation, peer: str, k: int) -> None:
 {tok} = {ck}.popleft(); {q}, {e}, _ = {tok}
 if KNOWN[{q}] < {e}: KNOWN[{q}] = {e}
 RLOG.append({tok})"""
-    g.has_yield = True
     lines(g, op, f"""
 {look}
 while not {ts}:
@@ -252,10 +249,6 @@ def _plus(*terms: str | int) -> str:
     return " + ".join(kept) or "0"
 
 
-def _tuple(names: list[str]) -> str:
-    return "(" + "".join(n + ", " for n in names) + ")"
-
-
 def _addr(plan: Plan, names: list[str]) -> tuple[str, str]:
     """(view-shape condition, start-relative address of lane 0) of an access at `names`,
     folded to constants when every coordinate is a literal."""
@@ -271,7 +264,7 @@ def address(g: Gen, op: Operation, plan: Plan, pconst: str, comps: list[str]) ->
     names = _coords(g, op, comps)
     cond, expr = _addr(plan, names)
     if cond != "True":
-        g.emit(f"if not ({cond}): P._oob({_tuple(names)}, {pconst})", op)
+        g.emit(f"if not ({cond}): P._oob({tuple_src(names)}, {pconst})", op)
     return expr
 
 
@@ -441,10 +434,10 @@ def dma1(g: Gen, op: Operation, sparts: tuple[str, str], scomps: list[str],
     lcond, laddr = _addr(lp, sn)
     scond, saddr = _addr(sp, dn)
     conds = [c for c in (lcond, scond) if c != "True"]
-    if conds:  # Process._at: the source's view and memory first, then the destination's
+    if conds:  # Process._span: the source's view and memory first, then the destination's
         g.emit(f"if not ({' and '.join(conds)}): "
-               f"P._at({sparts[0]}, {sparts[1]}, {_tuple(sn)}, {lconst}); "
-               f"P._at({dparts[0]}, {dparts[1]}, {_tuple(dn)}, {sconst})", op)
+               f"P._span({sparts[0]}, {sparts[1]}, {tuple_src(sn)}, {lconst}); "
+               f"P._span({dparts[0]}, {dparts[1]}, {tuple_src(dn)}, {sconst})", op)
     sm, _, a, ae, sspan = _span(g, sparts, laddr, lp)
     dm, _, b, be, dspan = _span(g, dparts, saddr, sp)
     nb = lp.nbytes

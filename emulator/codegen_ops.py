@@ -6,13 +6,14 @@ site and bound as a constant of the generated module."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Operation, SSAValue
 
 from emulator import codegen_inline as inline
 from emulator.access import Access, Plan, ViewSpec
-from emulator.codegen import Gen, handles, map_py
+from emulator.codegen import Gen, handles, map_py, tuple_src
 from emulator.errors import UnsupportedOpError
 from emulator.numerics import constant_lanes, etype, type_key, vector_kernel
 from ktir import affine
@@ -29,7 +30,7 @@ def _get_unit(g: Gen, op: Operation) -> None:
 
 
 def view_spec(g: Gen, value: SSAValue) -> ViewSpec | None:
-    return g.cg.specs.get(value)  # type: ignore[attr-defined]
+    return g.cg.specs.get(value)
 
 
 @handles("dataflow.get_logical_memory_view")
@@ -37,7 +38,7 @@ def _view(g: Gen, op: Operation) -> None:
     t = op.results[0].type
     assert isinstance(t, MemRefType)
     spec = ViewSpec.of_map(op.layout, t, op)  # type: ignore[attr-defined]
-    g.cg.specs[op.results[0]] = spec  # type: ignore[attr-defined]
+    g.cg.specs[op.results[0]] = spec
     r = g.define(op.results[0])
     u, start = g.v(op.operands[0]), g.v(op.operands[1])
     mem = f"{r}_m = {u}.mem or NOMEM({u})"
@@ -100,9 +101,9 @@ def _opaque(g: Gen, op: Operation) -> None:
 # ---- agen -------------------------------------------------------------------------------------
 
 
-def _base(g: Gen, amap: object, operands: list[SSAValue]) -> str:
-    exprs = map_py(amap, [g.v(x) for x in operands])
-    return "(" + "".join(e + ", " for e in exprs) + ")"
+def _comps(g: Gen, amap: object, operands: Iterable[SSAValue]) -> list[str]:
+    """Sources of the base coordinates an agen op's map gives."""
+    return map_py(amap, [g.v(x) for x in operands])
 
 
 def plan(g: Gen, view: SSAValue, acc: Access) -> str:
@@ -138,14 +139,13 @@ def _vector_load(g: Gen, op: Operation) -> None:
     g.need_program(op, "agen.vector_load")
     _no_multicast(op)
     acc = Access(op.load_set.data, op.load_order.data, _rank(op.mem_ref), op)  # type: ignore
-    comps = map_py(op.affine_map.data, [g.v(x) for x in op.map_operands])  # type: ignore
+    comps = _comps(g, op.affine_map.data, op.map_operands)  # type: ignore[attr-defined]
     pc = plan(g, op.mem_ref, acc)  # type: ignore[attr-defined]
     view = g.v(op.mem_ref)  # type: ignore[attr-defined]
     r = g.define(op.results[0])
     p = static_plan(g, pc)
     if p is None:
-        g.helper(f"{r}, w{r[1:]} = P.vload({view}, ({''.join(c + ', ' for c in comps)}), "
-                 f"{pc})", op)
+        g.helper(f"{r}, w{r[1:]} = P.vload({view}, {tuple_src(comps)}, {pc})", op)
         return
     inline.vload(g, op, parts(g, op.mem_ref), inline.address(g, op, p, pc, comps), p, pc, r,
                  "w" + r[1:])  # type: ignore[attr-defined]
@@ -155,14 +155,13 @@ def _vector_load(g: Gen, op: Operation) -> None:
 def _vector_store(g: Gen, op: Operation) -> None:
     g.need_program(op, "agen.vector_store")
     acc = Access(op.store_set.data, op.store_order.data, _rank(op.mem_ref), op)  # type: ignore
-    comps = map_py(op.affine_map.data, [g.v(x) for x in op.map_operands])  # type: ignore
+    comps = _comps(g, op.affine_map.data, op.map_operands)  # type: ignore[attr-defined]
     pc = plan(g, op.mem_ref, acc)  # type: ignore[attr-defined]
     view = g.v(op.mem_ref)  # type: ignore[attr-defined]
     v = op.value_to_store  # type: ignore[attr-defined]
     p = static_plan(g, pc)
     if p is None:
-        g.helper(f"P.vstore({view}, ({''.join(c + ', ' for c in comps)}), {pc}, {g.v(v)}, "
-                 f"{g.w(v)})", op)
+        g.helper(f"P.vstore({view}, {tuple_src(comps)}, {pc}, {g.v(v)}, {g.w(v)})", op)
         return
     inline.vstore(g, op, parts(g, op.mem_ref), inline.address(g, op, p, pc, comps), p, pc,
                   g.v(v), g.w(v))  # type: ignore[attr-defined]
@@ -198,7 +197,7 @@ def _steps(g: Gen, op: Operation, lmap: object, smap: object) -> str:
     syms = [g.v(x) for x in op.time_symbols]  # type: ignore[attr-defined]
     if not syms:
         return g.cg.const(st(()))
-    return f"{g.cg.const(st)}(({''.join(s + ', ' for s in syms)}))"
+    return f"{g.cg.const(st)}({tuple_src(syms)})"
 
 
 def _async(op: Operation) -> bool:
@@ -238,8 +237,9 @@ def _composite_ls(g: Gen, op: Operation) -> None:
     _no_multicast(op)
     lacc = Access(op.load_set.data, op.load_order.data, _rank(op.src_mem_ref), op)  # type: ignore
     sacc = Access(op.store_set.data, op.store_order.data, _rank(op.dst_mem_ref), op)  # type: ignore
-    sbase = _base(g, op.src_map.data, list(op.src_map_operands))  # type: ignore[attr-defined]
-    dbase = _base(g, op.dst_map.data, list(op.dst_map_operands))  # type: ignore[attr-defined]
+    scomps = _comps(g, op.src_map.data, op.src_map_operands)  # type: ignore[attr-defined]
+    dcomps = _comps(g, op.dst_map.data, op.dst_map_operands)  # type: ignore[attr-defined]
+    sbase, dbase = tuple_src(scomps), tuple_src(dcomps)
     steps = _steps(g, op, op.load_time_addr_map, op.store_time_addr_map)  # type: ignore
     sv, dv = g.v(op.src_mem_ref), g.v(op.dst_mem_ref)  # type: ignore[attr-defined]
     la = plan(g, op.src_mem_ref, lacc)  # type: ignore[attr-defined]
@@ -249,13 +249,8 @@ def _composite_ls(g: Gen, op: Operation) -> None:
         if lp is not None and sp is not None and lp.contiguous and sp.contiguous \
                 and lp.storage == sp.storage and lp.n == sp.n and steps in g.cg.g \
                 and g.cg.g[steps] == [((), ())]:
-            inline.dma1(g, op, parts(g, op.src_mem_ref),  # type: ignore[attr-defined]
-                        map_py(op.src_map.data, [g.v(x) for x in  # type: ignore
-                                                 op.src_map_operands]),  # type: ignore
-                        parts(g, op.dst_mem_ref),  # type: ignore[attr-defined]
-                        map_py(op.dst_map.data, [g.v(x) for x in  # type: ignore
-                                                 op.dst_map_operands]),  # type: ignore
-                        lp, sp, la, sa)
+            inline.dma1(g, op, parts(g, op.src_mem_ref), scomps,  # type: ignore[attr-defined]
+                        parts(g, op.dst_mem_ref), dcomps, lp, sp, la, sa)  # type: ignore
         else:
             g.helper(f"P.dma({sv}, {sbase}, {dv}, {dbase}, {steps}, {la}, {sa})", op)
         return
@@ -272,7 +267,7 @@ def _composite_load(g: Gen, op: Operation) -> None:
     g.need_program(op, "agen.composite_load")
     _no_multicast(op)
     acc = Access(op.load_set.data, op.load_order.data, _rank(op.mem_ref), op)  # type: ignore
-    base = _base(g, op.affine_map.data, list(op.map_operands))  # type: ignore[attr-defined]
+    base = tuple_src(_comps(g, op.affine_map.data, op.map_operands))  # type: ignore
     steps = _steps(g, op, op.time_addr_map, None)  # type: ignore[attr-defined]
     lo, so, iv = g.tmp("_lo"), g.tmp("_so"), g.tmp("v")
     g.emit(f"for {lo}, {so} in {steps}:", op)
@@ -293,7 +288,7 @@ def _composite_store(g: Gen, op: Operation) -> None:
                                      op=op)
     else:
         acc = Access(op.store_set.data, op.store_order.data, rank, op)  # type: ignore
-    base = _base(g, op.affine_map.data, list(op.map_operands))  # type: ignore[attr-defined]
+    base = tuple_src(_comps(g, op.affine_map.data, op.map_operands))  # type: ignore
     steps = _steps(g, op, None, op.time_addr_map)  # type: ignore[attr-defined]
     lo, so = g.tmp("_lo"), g.tmp("_so")
     g.emit(f"for {lo}, {so} in {steps}:", op)
@@ -455,7 +450,7 @@ def _cast(g: Gen, op: Operation) -> None:
     g.names[op.results[0]] = g.v(op.operands[0])
     if op.operands[0] in g.viewparts:
         g.viewparts[op.results[0]] = g.viewparts[op.operands[0]]
-    g.cg.specs[op.results[0]] = _static_spec(g, op.operands[0], op)  # type: ignore
+    g.cg.specs[op.results[0]] = _static_spec(g, op.operands[0], op)
 
 
 def _static(op: Operation, what: str) -> tuple[int, ...]:
@@ -475,7 +470,7 @@ def _respec(g: Gen, op: Operation) -> None:
         spec = src.compose(offs, strides, t, op)
     else:
         spec = ViewSpec(strides, offs[0] if offs else 0, t, op)
-    g.cg.specs[op.results[0]] = spec  # type: ignore[attr-defined]
+    g.cg.specs[op.results[0]] = spec
     r = g.define(op.results[0])
     src_v = g.v(op.operands[0])
     g.emit(f"{r} = ({src_v}[0], {src_v}[1], {g.cg.const(spec)})", op)
@@ -485,7 +480,7 @@ def _respec(g: Gen, op: Operation) -> None:
 def _mload(g: Gen, op: Operation) -> None:
     g.need_program(op, "memref.load")
     acc = plan(g, op.operands[0], Access.single(_rank(op.operands[0]), op))
-    idx = "(" + "".join(g.v(i) + ", " for i in op.operands[1:]) + ")"
+    idx = tuple_src(g.v(i) for i in op.operands[1:])
     r = g.define(op.results[0])
     etype(op.results[0].type, op)
     g.helper(f"{r} = P.scalar_load({g.v(op.operands[0])}, {idx}, {acc})", op)
@@ -495,6 +490,6 @@ def _mload(g: Gen, op: Operation) -> None:
 def _mstore(g: Gen, op: Operation) -> None:
     g.need_program(op, "memref.store")
     acc = plan(g, op.operands[1], Access.single(_rank(op.operands[1]), op))
-    idx = "(" + "".join(g.v(i) + ", " for i in op.operands[2:]) + ")"
+    idx = tuple_src(g.v(i) for i in op.operands[2:])
     g.helper(f"P.scalar_store({g.v(op.operands[1])}, {idx}, {acc}, {g.v(op.operands[0])})",
              op)

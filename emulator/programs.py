@@ -86,11 +86,10 @@ def loop_guard(trips: int) -> None:
 class Compiler:
     """Compiles the functions of one module for one machine, each once."""
 
-    def __init__(self, module: ModuleOp, machine: Machine, races: bool, trace: bool = False):
-        self.funcs = functions(module)
-        self.cg = Codegen(self.funcs, races, trace)
-        self.cg.specs = {}  # type: ignore[attr-defined]
-        self.cg.function = self.function  # type: ignore[attr-defined]
+    def __init__(self, funcs: dict[str, FuncOp], machine: Machine, races: bool,
+                 trace: bool = False):
+        self.funcs = funcs
+        self.cg = Codegen(self.function, races, trace)
         self.cg.g.update(M=machine, NOMEM=no_memory, PLANOF=plan_of, SHIFT=shift, SYM=symbol,
                          NOREGION=no_region, LOOP=loop_guard)
         self._bodies: dict[str, Body] = {}

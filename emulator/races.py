@@ -94,9 +94,7 @@ class RaceChecker:
                end: int | None) -> None:
         """Record p's access to bytes [lo, hi) of `mem` in epoch `end` (None: by a DMA, in
         flight until p waits for it), failing if it races."""
-        pages = self.pages.get(mem)
-        if pages is None:
-            pages = self.pages[mem] = {}
+        pages = self.table(mem)
         me = p.vid
         dma = end is None
         rec = [me, lo, hi, write, end, p, dma]

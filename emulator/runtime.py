@@ -180,30 +180,23 @@ class Process:
     def _lanes(self, n: int, plan: Plan) -> None:
         raise ChannelTypeError(f"a {n}-lane vector stored through a {plan.n}-point store set")
 
-    def _at(self, mem: Mem, start: int, base: tuple, plan: Plan) -> None:
-        """Bounds-check one access through a view of `mem` from `start` (view shape, then
-        memory)."""
+    def _span(self, mem: Mem, start: int, base: tuple, plan: Plan) -> tuple[int, int, int]:
+        """Element address and byte range [lo, hi) of one access through a view of `mem`
+        from `start`, bounds-checked (view shape, then memory)."""
         a = plan.addr(base)  # type: ignore[operator]
         if a is None:
             self._oob(base, plan)
         a += start
-        mem.check((a + plan.lo) * plan.isz, (a + plan.hi) * plan.isz)
-
-    def read(self, view: View, base: tuple, plan: Plan, pending: bool = False) -> np.ndarray:
-        """The lanes of one access (functional part only), bounds-checked (view shape,
-        memory)."""
-        a = plan.addr(base)  # type: ignore[operator]
-        if a is None:
-            self._oob(base, plan)
-        mem = view[0]
-        a += view[1]
-        isz = plan.isz
-        lo, hi = (a + plan.lo) * isz, (a + plan.hi) * isz
+        lo, hi = (a + plan.lo) * plan.isz, (a + plan.hi) * plan.isz
         if lo < 0 or hi > mem.limit:
             mem.check(lo, hi)
-        typed = mem.views.get(plan.storage)
-        if typed is None:
-            typed = mem.typed(plan.storage)
+        return a, lo, hi
+
+    def read(self, view: View, base: tuple, plan: Plan, pending: bool = False) -> np.ndarray:
+        """The lanes of one access (functional part only)."""
+        mem = view[0]
+        a, lo, hi = self._span(mem, view[1], base, plan)
+        typed = mem.typed(plan.storage)
         raw = typed[a: a + plan.n].copy() if plan.contiguous else typed[a + plan.offsets]
         if self.rc is not None:
             self.rc.access(self, mem, lo, hi, False, None if pending else self.epoch)
@@ -211,22 +204,12 @@ class Process:
 
     def write(self, view: View, base: tuple, plan: Plan, v: np.ndarray,
               pending: bool = False) -> None:
-        a = plan.addr(base)  # type: ignore[operator]
-        if a is None:
-            self._oob(base, plan)
         mem = view[0]
-        a += view[1]
-        isz = plan.isz
-        lo, hi = (a + plan.lo) * isz, (a + plan.hi) * isz
-        if lo < 0 or hi > mem.limit:
-            mem.check(lo, hi)
+        a, lo, hi = self._span(mem, view[1], base, plan)
         if len(v) != plan.n:
-            raise ChannelTypeError(f"a {len(v)}-lane vector stored through a {plan.n}-point "
-                                   "store set")
+            self._lanes(len(v), plan)
         raw = v if plan.enc is None else plan.enc(v)
-        typed = mem.views.get(plan.storage)
-        if typed is None:
-            typed = mem.typed(plan.storage)
+        typed = mem.typed(plan.storage)
         if plan.contiguous:
             typed[a: a + plan.n] = raw
         else:
@@ -234,13 +217,9 @@ class Process:
         if self.rc is not None:
             self.rc.access(self, mem, lo, hi, True, None if pending else self.epoch)
 
-    def vload(self, view: View, base: tuple, plan: Plan) -> tuple[np.ndarray, float]:
-        v = self.read(view, base, plan)
-        mem = view[0]
-        links, lat, bpc = self.rin.get(mem) or self._route(mem, True)
-        nbytes = plan.nbytes
-        ser = nbytes / bpc
-        s = self.t
+    def _reserve(self, links: list[LinkInst], s: float, ser: float, nbytes: int) -> float:
+        """Reserve a route's links first-come first-served for `ser` cycles from cycle `s`
+        or, when one is busy, from when the last is free (returned)."""
         for lk in links:
             if lk.busy > s:
                 self.st_link += lk.busy - s
@@ -248,6 +227,15 @@ class Process:
         for lk in links:
             lk.busy = s + ser
             lk.nbytes += nbytes
+        return s
+
+    def vload(self, view: View, base: tuple, plan: Plan) -> tuple[np.ndarray, float]:
+        v = self.read(view, base, plan)
+        mem = view[0]
+        links, lat, bpc = self._route(mem, True)
+        nbytes = plan.nbytes
+        ser = nbytes / bpc
+        s = self._reserve(links, self.t, ser, nbytes)
         self.t = s + ser
         self.busy += ser
         self.nev += 1
@@ -259,20 +247,14 @@ class Process:
                ready: float) -> None:
         self.write(view, base, plan, v)
         mem = view[0]
-        links, lat, bpc = self.rout.get(mem) or self._route(mem, False)
+        links, lat, bpc = self._route(mem, False)
         nbytes = plan.nbytes
         ser = nbytes / bpc
         s = self.t
         if ready > s:
             self.st_data += ready - s
             s = ready
-        for lk in links:
-            if lk.busy > s:
-                self.st_link += lk.busy - s
-                s = lk.busy
-        for lk in links:
-            lk.busy = s + ser
-            lk.nbytes += nbytes
+        s = self._reserve(links, s, ser, nbytes)
         self.t = s + ser
         self.busy += ser
         self.nev += 1
@@ -299,14 +281,7 @@ class Process:
             r = self._dma_route(smem, dmem)
         links, lat, bpc = r
         ser = nbytes / bpc
-        s = self.t
-        for lk in links:
-            if lk.busy > s:
-                self.st_link += lk.busy - s
-                s = lk.busy
-        for lk in links:
-            lk.busy = s + ser
-            lk.nbytes += nbytes
+        s = self._reserve(links, self.t, ser, nbytes)
         done = s + lat + ser
         if done < self.dmadone:
             done = self.dmadone
