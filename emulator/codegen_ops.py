@@ -333,7 +333,7 @@ def _symbolic_load(g: Gen, op: Operation) -> None:
     _no_multicast(op)
     base, acc = _symbolic(g, op, "load", op.results[0])
     r = g.define(op.results[0])
-    g.emit(f"{r}, w{r[1:]} = P.vload({g.v(op.memref)}, {base}, {acc})", op)  # type: ignore
+    g.helper(f"{r}, w{r[1:]} = P.vload({g.v(op.memref)}, {base}, {acc})", op)  # type: ignore
 
 
 @handles("agen.symbolic_vector_store")
@@ -341,7 +341,7 @@ def _symbolic_store(g: Gen, op: Operation) -> None:
     g.need_program(op, "agen.symbolic_vector_store")
     v = op.value_to_store  # type: ignore[attr-defined]
     base, acc = _symbolic(g, op, "store", v)
-    g.emit(f"P.vstore({g.v(op.memref)}, {base}, {acc}, {g.v(v)}, {g.w(v)})", op)  # type: ignore
+    g.helper(f"P.vstore({g.v(op.memref)}, {base}, {acc}, {g.v(v)}, {g.w(v)})", op)  # type: ignore
 
 
 # ---- vectorchain ------------------------------------------------------------------------------

@@ -6,8 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from emulator import emulate
+from tests.emulator.programs import device, load_rows, module, store_rows
 from tests.emulator.test_kernels import EXAMPLES, run_kernel
 
 
@@ -62,3 +65,60 @@ def test_no_trace_unless_asked() -> None:
     assert r.trace_events is None
     with pytest.raises(ValueError, match="trace=True"):
         r.write_trace("x.json")
+
+
+def _forward(rows: int) -> str:
+    """CU: pass `rows` vectors from LU on to SU."""
+    return f"""  dataflow.program_unit %cu : {{
+    %n = arith.constant {rows} : index
+    scf.for %i = %c0 to %n step %c1 {{
+      %x = dataflow.receive %lu : vector<64xf16>
+      dataflow.send %su, %x : vector<64xf16>
+    }}
+  }}
+"""
+
+
+def _symbolic_pipeline(rows: int) -> str:
+    """`load_rows`/`store_rows` written with symbolic vector accesses over flat views."""
+    flat = "layout_map = affine_map<(d0) -> (d0)>"
+    row = "affine_map<(d0) -> (d0)>, {kind}_set = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>"
+    mem = f"memref<{rows * 64}xf16>"
+    return f"""  dataflow.program_unit %lu : {{
+    %a = symbol.create_symbol {{SymbolId = -1 : i64}} : index
+    %v = dataflow.get_logical_memory_view %gm, %a {{{flat}}} : index, index, {mem}
+    %n = arith.constant {rows} : index
+    scf.for %i = %c0 to %n step %c1 {{
+      %x = agen.symbolic_vector_load %v[indices:(%i), strides:(%c64)] {{load_order = {row.format(kind="load")}}} : {mem}, vector<64xf16>
+      dataflow.send %cu, %x : vector<64xf16>
+    }}
+  }}
+""" + _forward(rows) + f"""  dataflow.program_unit %su : {{
+    %a = symbol.create_symbol {{SymbolId = -2 : i64}} : index
+    %v = dataflow.get_logical_memory_view %gm, %a {{{flat}}} : index, index, {mem}
+    %n = arith.constant {rows} : index
+    scf.for %i = %c0 to %n step %c1 {{
+      %x = dataflow.receive %cu : vector<64xf16>
+      agen.symbolic_vector_store %x, %v[indices:(%i), strides:(%c64)] {{store_order = {row.format(kind="store")}}} : {mem}, vector<64xf16>
+    }}
+  }}
+"""
+
+
+def test_symbolic_vector_accesses_are_timed_like_vector_accesses() -> None:
+    """A symbolic load/store costs what the same vector load/store does: its events, busy
+    time and link use reach the unit's clock (they were once lost to the inlined state)."""
+    rows = 8
+    data = (np.arange(rows * 64) % 251).astype(np.float16)
+    runs = []
+    for body in (load_rows(rows) + _forward(rows) + store_rows(rows), _symbolic_pipeline(rows)):
+        r = emulate(module(body, nargs=2), device(store_bandwidth=32), entry="k",
+                    args=[0, 4096], memory_init={"GM": [(0, data)]})
+        assert np.array_equal(r.read("GM", 4096, (rows * 64,), np.float16), data)
+        runs.append(r)
+    plain, symbolic = runs
+    assert symbolic.cycles == plain.cycles
+    for unit in ("C0-LU", "C0-SU"):
+        assert symbolic.units[unit].events == plain.units[unit].events == 2 * rows
+        assert symbolic.units[unit].busy == plain.units[unit].busy
+    assert symbolic.bytes_per_datapath == plain.bytes_per_datapath
