@@ -17,7 +17,7 @@ from pathlib import Path
 from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
 from xdsl.ir import Attribute, Operation
 
-from arch_descriptions.dialects.ktdf_arch import DeviceOp, verify_intrinsics
+from arch_descriptions.dialects.ktdf_arch import DeviceOp
 from arch_descriptions.model.build import build_device
 from arch_descriptions.model.device import Device
 from ktir.diagnostics import KtirDiagnostic, op_error, op_location, register_source
@@ -63,20 +63,14 @@ def _read(path: Path) -> tuple[str, str]:
 
 
 def _parse(text: str, name: str, line_offset: int = 0) -> ModuleOp:
-    """Parse and verify with located errors, also for the two inputs the shared parser does not
-    yet turn into diagnostics (a bad first token, an unterminated string)."""
-    from xdsl.utils.exceptions import ParseError
-
+    """Parse and verify with located errors (`verify_located` also checks the `ktdf_arch.*`
+    attributes of ops outside the dialect)."""
     from ktir.context import make_context
-    from ktir.diagnostics import parse_error_text, parse_text, verify_located
+    from ktir.diagnostics import parse_text, verify_located
 
     check_string_literals(text, name, line_offset)
-    try:
-        module = parse_text(make_context(), text, name, line_offset, register=False)
-    except ParseError as e:  # raised while lexing the first token, before KtirParser's guard
-        raise KtirDiagnostic(parse_error_text(e)) from None
+    module = parse_text(make_context(), text, name, line_offset, register=False)
     verify_located(module)
-    verify_intrinsics(module)
     return module
 
 
@@ -92,8 +86,9 @@ def _module(path: Path, text: str, digest: str, shown: str | None = None) -> Mod
 
 
 def check_string_literals(text: str, name: str, line_offset: int = 0) -> None:
-    """Reject a string literal left open at the end of its line before xDSL lexes it: xDSL
-    0.74's string regex backtracks exponentially on such input (a hang, not an error)."""
+    """Reject a string literal left open at the end of its line before xDSL lexes it, with a
+    message that says how to fix it (xDSL's says "End of file reached before closing string
+    literal."; its exponential backtracking on such input is mended in `ktir.diagnostics`)."""
     from ktir.diagnostics import format_at
 
     for number, line in enumerate(text.split("\n"), start=1 + line_offset):
@@ -131,11 +126,14 @@ def load_device(spec: str | Path, name: str | None = None) -> Device:
     file declares several. Cached per resolved path and content; raises a located
     KtirDiagnostic on any problem with the description."""
     path = device_path(spec)
-    text, digest = _read(path)
+    return _load(path, *_read(path), _shown(spec, path), name)
+
+
+def _load(path: Path, text: str, digest: str, shown: str, name: str | None) -> Device:
     key = (str(path), digest, name)
     if key in _DEVICES:
         return _DEVICES[key]
-    devices = _devices_in(_module(path, text, digest, _shown(spec, path)))
+    devices = _devices_in(_module(path, text, digest, shown))
     if name is not None:
         devices = [d for d in devices if d.sym_name.data == name]
         if not devices:
@@ -155,10 +153,11 @@ def load_devices(spec: str | Path) -> list[Device]:
     """Every device a file declares, in order (a shipped name or a path)."""
     path = device_path(spec)
     text, digest = _read(path)
-    names = [d.sym_name.data for d in _devices_in(_module(path, text, digest, _shown(spec, path)))]
+    shown = _shown(spec, path)
+    names = [d.sym_name.data for d in _devices_in(_module(path, text, digest, shown))]
     if not names:
         raise KtirDiagnostic(f"{path}:1:1: error: expected a ktdf_arch.device, found none")
-    return [load_device(path, n) for n in names]
+    return [_load(path, text, digest, shown, n) for n in names]
 
 
 def devices_in_text(text: str, name: str, line_offset: int = 0) -> list[Device]:

@@ -12,6 +12,7 @@ is parsed. It is idempotent and called when ktir's parser or registry is importe
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import ClassVar
 
 from xdsl.builder import Builder
@@ -222,54 +223,34 @@ def _parse_reduce(cls: type[linalg.ReduceOp], parser: Parser) -> linalg.ReduceOp
                DenseArrayBase.from_list(i64, dims), Region(block))
 
 
-def _parse_cast(cls: type, parser: Parser):
-    """`%y = <op> %x : T to T2` (memref.memory_space_cast, memref.cast)."""
-    x = parser.parse_unresolved_operand()
+def _parse_to(cls: type, parser: Parser, copy: bool = False):
+    """`%y = <op> %x {attrs} : T to T2` (memref.memory_space_cast, memref.cast), or with `copy`
+    `memref.copy %src, %dst {attrs} : T to T2`."""
+    names = [parser.parse_unresolved_operand()]
+    if copy:
+        parser.parse_punctuation(",")
+        names.append(parser.parse_unresolved_operand())
     attrs = parser.parse_optional_attr_dict()
     parser.parse_punctuation(":")
-    src = parser.parse_type()
+    types = [parser.parse_type()]
     parser.parse_keyword("to")
-    dst = parser.parse_type()
-    op = cls.create(operands=[parser.resolve_operand(x, src)], result_types=[dst])
+    types.append(parser.parse_type())
+    op = cls.create(operands=[parser.resolve_operand(x, t) for x, t in zip(names, types)],
+                    result_types=[] if copy else types[1:])
     op.attributes |= attrs
     return op
 
 
-def _print_cast(op, printer) -> None:
+def _print_to(op, printer) -> None:
+    """The form `_parse_to` reads; T2 is the result's type (casts) or the target's (copy)."""
+    to = op.results[0] if op.results else op.operands[1]
     printer.print_string(" ")
-    printer.print_ssa_value(op.operands[0])
+    printer.print_list(op.operands, printer.print_ssa_value)
     printer.print_op_attributes(op.attributes)
     printer.print_string(" : ")
     printer.print_attribute(op.operands[0].type)
     printer.print_string(" to ")
-    printer.print_attribute(op.results[0].type)
-
-
-def _parse_copy(cls: type, parser: Parser):
-    """`memref.copy %src, %dst : T to T2`."""
-    src = parser.parse_unresolved_operand()
-    parser.parse_punctuation(",")
-    dst = parser.parse_unresolved_operand()
-    attrs = parser.parse_optional_attr_dict()
-    parser.parse_punctuation(":")
-    st = parser.parse_type()
-    parser.parse_keyword("to")
-    dt = parser.parse_type()
-    op = cls.create(operands=[parser.resolve_operand(src, st), parser.resolve_operand(dst, dt)])
-    op.attributes |= attrs
-    return op
-
-
-def _print_copy(op, printer) -> None:
-    printer.print_string(" ")
-    printer.print_ssa_value(op.operands[0])
-    printer.print_string(", ")
-    printer.print_ssa_value(op.operands[1])
-    printer.print_op_attributes(op.attributes)
-    printer.print_string(" : ")
-    printer.print_attribute(op.operands[0].type)
-    printer.print_string(" to ")
-    printer.print_attribute(op.operands[1].type)
+    printer.print_attribute(to.type)
 
 
 _DECLARATION = "ktir.declaration"  # a memref.global written without an initializer
@@ -345,11 +326,10 @@ def install() -> None:
             if op.name not in present:
                 dialect._operations.append(op)  # pyright: ignore[reportPrivateUsage]
     scf.ForOp.parse = classmethod(_parse_for)  # type: ignore[method-assign]
-    for cast_op in (memref.MemorySpaceCastOp, memref.CastOp):
-        cast_op.parse = classmethod(_parse_cast)  # type: ignore[method-assign]
-        cast_op.print = _print_cast  # type: ignore[method-assign]
-    memref.CopyOp.parse = classmethod(_parse_copy)  # type: ignore[method-assign]
+    for to_op in (memref.MemorySpaceCastOp, memref.CastOp, memref.CopyOp):
+        to_op.parse = classmethod(  # type: ignore[method-assign]
+            partial(_parse_to, copy=to_op is memref.CopyOp))
+        to_op.print = _print_to  # type: ignore[method-assign]
     memref.GlobalOp.parse = classmethod(_parse_global)  # type: ignore[method-assign]
     memref.GlobalOp.print = _print_global  # type: ignore[method-assign]
-    memref.CopyOp.print = _print_copy  # type: ignore[method-assign]
     linalg.ReduceOp.parse = classmethod(_parse_reduce)  # type: ignore[method-assign]

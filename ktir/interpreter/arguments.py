@@ -32,7 +32,7 @@ from ktir.dialects.ktdp import (
     MemorySpaceAttr,
     RuntimeArgType,
 )
-from ktir.dialects.ktdp_types import int_list
+from ktir.dialects.ktdp_types import int_list, kernel_grid
 from ktir.interpreter import dtypes
 from ktir.interpreter.dtypes import ElemType, UnsupportedType, elem_type
 from ktir.interpreter.memory import STICK_BYTES
@@ -100,16 +100,14 @@ def _arg_name(a: BlockArgument) -> str:
 
 def kernel_grid_of(fn: func.FuncOp) -> tuple[int, ...]:
     """The `grid` of a kernel ([1] when absent); a diagnostic when malformed."""
-    from xdsl.dialects.builtin import ArrayAttr, IntegerAttr
-
     g = fn.attributes.get("grid")
     if g is None:
         return (1,)
-    if not isinstance(g, ArrayAttr) or not g.data or not all(
-            isinstance(x, IntegerAttr) and x.value.data >= 1 for x in g.data):
+    grid = kernel_grid(fn)
+    if grid is None:
         raise op_error(fn, f"has a malformed grid {g}: expected a non-empty array of positive "
                        "integers")
-    return tuple(cast(Any, x).value.data for x in g.data)
+    return grid
 
 
 def _parse_overrides(fn: func.FuncOp, overrides: dict[str, str | tuple[int, ...]]

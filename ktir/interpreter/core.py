@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects import func
+from xdsl.dialects.builtin import DYNAMIC_INDEX
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
@@ -92,6 +93,13 @@ def fail(op: Operation, r: list[Any], message: str) -> KtirDiagnostic:
 
 def compile_error(op: Operation, message: str) -> KtirDiagnostic:
     return op_error(op, message)
+
+
+def fill_dynamic(static: Sequence[int], r: Any, slots: Sequence[int]) -> tuple[int, ...]:
+    """`static` (sizes, offsets, ...) with each `?` replaced, in order, by the register values
+    `r[s]` of `slots` (the op's dynamic operands)."""
+    it = iter(slots)
+    return tuple(r[next(it)] if s == DYNAMIC_INDEX else s for s in static)
 
 
 @dataclass

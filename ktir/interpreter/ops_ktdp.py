@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 import numpy as np
-from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 
 from ktir import affine
@@ -24,7 +24,15 @@ from ktir.dialects.ktdp import (
     StoreOp,
 )
 from ktir.dialects.ktdp_types import int_list
-from ktir.interpreter.core import Compiler, Fn, affine_reader, compile_error, fail, handles
+from ktir.interpreter.core import (
+    Compiler,
+    Fn,
+    affine_reader,
+    compile_error,
+    fail,
+    fill_dynamic,
+    handles,
+)
 from ktir.interpreter.dtypes import elem_type
 from ktir.interpreter.memory import DistributedView, Layout, TensorBase, View, layout
 from ktir.interpreter.tiles import Geometry, PointTile, Tile, assemble, geometry, in_order
@@ -60,11 +68,6 @@ def _tile_id(c: Compiler, op: GetComputeTileIdOp) -> Fn:
     return run
 
 
-def _merge(static: list[int], r: list[Any], dyn: tuple[int, ...]) -> tuple[int, ...]:
-    it = iter(dyn)
-    return tuple(r[next(it)] if s == DYNAMIC_INDEX else s for s in static)
-
-
 @handles(ConstructMemoryViewOp)
 def _memory_view(c: Compiler, op: ConstructMemoryViewOp) -> Fn:
     off, o = c.slot(op.offset), c.slot(op.result)
@@ -82,8 +85,8 @@ def _memory_view(c: Compiler, op: ConstructMemoryViewOp) -> Fn:
     layouts: dict[tuple[Any, ...], Layout] = {}
 
     def run(r: list[Any]) -> None:
-        sizes = _merge(ssizes, r, dsizes) if dsizes else tuple(ssizes)
-        strides = _merge(sstrides, r, dstrides) if dstrides else tuple(sstrides)
+        sizes = fill_dynamic(ssizes, r, dsizes) if dsizes else tuple(ssizes)
+        strides = fill_dynamic(sstrides, r, dstrides) if dstrides else tuple(sstrides)
         syms = tuple(r[s] for s in dsizes[:nsym])
         key = (syms, sizes, strides)
         lay = layouts.get(key)

@@ -14,14 +14,13 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.ir import Operation
 
 from ktir.dialects.ktdp_types import int_list
-from ktir.interpreter.core import Compiler, Fn, compile_error, fail, handles
+from ktir.interpreter.core import Compiler, Fn, compile_error, fail, fill_dynamic, handles
 from ktir.interpreter.dtypes import elem_type, from_array_item
 
 
-def shape_of(t: Any, dyn: list[int]) -> tuple[int, ...]:
-    """A tensor type's shape with its `?` dims taken in order from `dyn`."""
-    it = iter(dyn)
-    return tuple(next(it) if d == DYNAMIC_INDEX else d for d in cast(TensorType, t).get_shape())
+def shape_of(t: Any, r: Any = None, dyn: tuple[int, ...] = ()) -> tuple[int, ...]:
+    """A tensor type's shape with its `?` dims read, in order, from the registers `dyn`."""
+    return fill_dynamic(cast(TensorType, t).get_shape(), r, dyn)
 
 
 @handles(tensor.EmptyOp)
@@ -30,7 +29,7 @@ def _empty(c: Compiler, op: tensor.EmptyOp) -> Fn:
     et = elem_type(op.tensor.type)
     t = op.tensor.type
     if not dyn:
-        shape = shape_of(t, [])
+        shape = shape_of(t)
 
         def run_static(r: list[Any]) -> None:
             r[o] = np.zeros(shape, dtype=et.compute)
@@ -38,7 +37,7 @@ def _empty(c: Compiler, op: tensor.EmptyOp) -> Fn:
         return run_static
 
     def run(r: list[Any]) -> None:
-        r[o] = np.zeros(shape_of(t, [r[s] for s in dyn]), dtype=et.compute)
+        r[o] = np.zeros(shape_of(t, r, dyn), dtype=et.compute)
 
     return run
 
@@ -48,11 +47,11 @@ def _splat(c: Compiler, op: tensor.SplatOp) -> Fn:
     a, dyn, o = c.slot(op.input), c.slots_of(op.dynamicSizes), c.slot(op.result)
     et = elem_type(op.result.type)
     t = op.result.type
-    static = shape_of(t, []) if not dyn else None
+    static = shape_of(t) if not dyn else None
     dtype = et.compute
 
     def run(r: list[Any]) -> None:
-        shape = static if static is not None else shape_of(t, [r[s] for s in dyn])
+        shape = static if static is not None else shape_of(t, r, dyn)
         r[o] = np.full(shape, r[a], dtype=dtype)
 
     return run
@@ -62,7 +61,7 @@ def _splat(c: Compiler, op: tensor.SplatOp) -> Fn:
 def _from_elements(c: Compiler, op: tensor.FromElementsOp) -> Fn:
     ins, o = c.slots_of(op.elements), c.slot(op.result)
     et = elem_type(op.result.type)
-    shape = shape_of(op.result.type, [])
+    shape = shape_of(op.result.type)
 
     def run(r: list[Any]) -> None:
         r[o] = np.array([r[i] for i in ins], dtype=et.compute).reshape(shape)
@@ -111,11 +110,7 @@ def _slicing(c: Compiler, op: Any) -> Any:
                   int_list(op.static_strides))
 
     def get(r: list[Any]) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-        def merge(static: list[int], dyn: tuple[int, ...]) -> tuple[int, ...]:
-            it = iter(dyn)
-            return tuple(r[next(it)] if s == DYNAMIC_INDEX else s for s in static)
-
-        return merge(so, offs), merge(ss, sizes), merge(st, strides)
+        return fill_dynamic(so, r, offs), fill_dynamic(ss, r, sizes), fill_dynamic(st, r, strides)
 
     return get
 
@@ -205,9 +200,7 @@ def _expand_shape(c: Compiler, op: tensor.ExpandShapeOp) -> Fn:
     static = int_list(op.static_output_shape)
 
     def run(r: list[Any]) -> None:
-        it = iter(dyn)
-        shape = tuple(r[next(it)] if s == DYNAMIC_INDEX else s for s in static)
-        r[o] = _reshaped(op, r, r[a], shape)
+        r[o] = _reshaped(op, r, r[a], fill_dynamic(static, r, dyn))
 
     return run
 
@@ -259,9 +252,7 @@ def _pad(c: Compiler, op: tensor.PadOp) -> Fn:
     def run(r: list[Any]) -> None:
         body.run(r)
         (value,) = body.results(r)
-        it_lo, it_hi = iter(lows), iter(highs)
-        lo = [r[next(it_lo)] if s == DYNAMIC_INDEX else s for s in sl]
-        hi = [r[next(it_hi)] if s == DYNAMIC_INDEX else s for s in sh]
+        lo, hi = fill_dynamic(sl, r, lows), fill_dynamic(sh, r, highs)
         arr = r[src]
         r[o] = np.pad(arr, list(zip(lo, hi)), constant_values=value).astype(arr.dtype)
 

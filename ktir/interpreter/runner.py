@@ -148,9 +148,8 @@ def run_kernel(module_or_path: Any, *, args: dict[str, Any] | None = None, seed:
         data[k] = check_input(by_name[k], v)
     grid = kernel_grid_of(fn)
     ntiles = int(np.prod(grid))
-    device_bytes = max((cast(int, s.start) + s.count) * s.elem.itemsize for s in specs
-                       if s.memory == "global" and s.elem is not None) if any(
-        s.memory == "global" for s in specs) else 0
+    device_bytes = max(((cast(int, s.start) + s.count) * s.elem.itemsize for s in specs
+                        if s.memory == "global" and s.elem is not None), default=0)
     machine = Machine(ntiles, scratchpad_bytes, device_bytes)
     for s in specs:
         if s.kind == "pointer":

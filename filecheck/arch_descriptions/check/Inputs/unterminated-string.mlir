@@ -1,4 +1,4 @@
-// A string left open: xDSL's lexer would backtrack exponentially on the rest of the line.
+// A string left open: located as "unterminated string literal" (and once made xDSL's lexer backtrack exponentially).
 ktdf_arch.device @open {
   %m = memory {kind = "DDR, size = 1073741824, ktdf_arch.latency = 100}
 }
