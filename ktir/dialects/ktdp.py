@@ -551,23 +551,7 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
                 captured_order.append(name)
             return AffineExpr.dimension(captured_order.index(name))
 
-        sp = SubscriptParser(parser, on_ssa)
-        kinds: list[bool] = []
-        raw_maps: list[list[AffineExpr]] = []
-        views: list[UnresolvedOperand] = []
-
-        def subscript() -> None:
-            if parser.parse_optional_keyword("ind"):
-                parser.parse_punctuation("(")
-                views.append(parser.parse_unresolved_operand())
-                raw_maps.append(sp.parse_bracket())
-                parser.parse_punctuation(")")
-                kinds.append(True)
-            else:
-                raw_maps.append([sp.parse_expr()])
-                kinds.append(False)
-
-        parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, subscript)
+        kinds, raw_maps, views = SubscriptParser(parser, on_ssa).parse_indirect_bracket()
         syms: list[UnresolvedOperand] = []
         if parser.parse_optional_keyword("symbols"):
             syms = parser.parse_comma_separated_list(Parser.Delimiter.PAREN,

@@ -98,6 +98,28 @@ class SubscriptParser:
     def parse_bracket(self) -> list[AffineExpr]:
         return self.parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, self.parse_expr)
 
+    def parse_indirect_bracket(self) -> tuple[list[bool], list[list[AffineExpr]], list]:
+        """`[ind(%V[e, ...]), e, ...]`: per subscript whether it is indirect and its
+        expressions (one for a direct subscript, those inside the brackets for `ind`), and the
+        unresolved views the `ind` subscripts read, in order."""
+        kinds: list[bool] = []
+        exprs: list[list[AffineExpr]] = []
+        views: list = []
+
+        def subscript() -> None:
+            if self.parser.parse_optional_keyword("ind"):
+                self.parser.parse_punctuation("(")
+                views.append(self.parser.parse_unresolved_operand())
+                exprs.append(self.parse_bracket())
+                self.parser.parse_punctuation(")")
+                kinds.append(True)
+            else:
+                exprs.append([self.parse_expr()])
+                kinds.append(False)
+
+        self.parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, subscript)
+        return kinds, exprs, views
+
 
 def parse_ssa_subscripts(parser: Parser) -> tuple[AffineMap, list]:
     """`[%a + %b, 4]` -> (map with one dim per distinct SSA name, the unresolved operands)."""

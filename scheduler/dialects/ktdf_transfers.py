@@ -466,23 +466,7 @@ class IndDataTransferOp(TransferMixin):
                 names[name] = UnresolvedOperand(span, 0)
             return AffineExpr.dimension(list(names).index(name))
 
-        sp = SubscriptParser(parser, on_ssa)
-        kinds: list[bool] = []
-        raw: list[list[AffineExpr]] = []
-        buffers: list[UnresolvedOperand] = []
-
-        def subscript() -> None:
-            if parser.parse_optional_keyword("ind"):
-                parser.parse_punctuation("(")
-                buffers.append(parser.parse_unresolved_operand())
-                raw.append(sp.parse_bracket())
-                parser.parse_punctuation(")")
-                kinds.append(True)
-            else:
-                raw.append([sp.parse_expr()])
-                kinds.append(False)
-
-        parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, subscript)
+        kinds, raw, buffers = SubscriptParser(parser, on_ssa).parse_indirect_bracket()
         s_static, s_dyn = parse_sizes(parser)
         if s_static is None:
             parser.raise_error("the source of ktdf.ind_data_transfer needs `size [...]`",
