@@ -66,12 +66,10 @@ from spyrecode.dialects.agen_access import (
     YieldOp,
     body_region,
     composite_ops,
-    finish,
     index_operands,
     loaded_vector,
     no_arguments,
     nothing_yielded,
-    opt,
     parse_access,
     parse_iv,
     parse_multicast,
@@ -101,6 +99,9 @@ from spyrecode.dialects.agen_indirect import (
 from spyrecode.dialects.dataflow_types import RoutingDirection, VectorLike
 from spyrecode.dialects.syntax import (
     WithDebugName,
+    finish,
+    i32_attr,
+    opt,
     parse_attrs_before_region,
     parse_types,
     print_attrs,
@@ -279,7 +280,7 @@ class CompositeLoadAndStoreOp(TimedOp, LoadsPattern, StoresPattern):
                             index_operands(parser, dops), index_operands(parser, opt(mc)),
                             index_operands(parser, syms)],
                       {"src_map": AffineMapAttr(smap), "dst_map": AffineMapAttr(dmap)}, attrs,
-                      region=region)
+                      regions=[region])
 
     def print(self, printer: Printer) -> None:
         print_access(printer, "src", self.src_mem_ref, self.src_map, self.src_map_operands)
@@ -342,7 +343,7 @@ class CompositeLoadOp(DirectAccess, TimedOp, LoadsPattern):
         (mtype,) = parse_types(parser, 1)
         return finish(cls, [parser.resolve_operand(mem, mtype), index_operands(parser, ops),
                             index_operands(parser, syms)],
-                      {"affine_map": AffineMapAttr(amap)}, attrs, region=region)
+                      {"affine_map": AffineMapAttr(amap)}, attrs, regions=[region])
 
     def print(self, printer: Printer) -> None:
         self.print_direct(printer)
@@ -412,7 +413,7 @@ class CompositeStoreOp(DirectAccess, TimedOp):
                             [parser.resolve_operand(vec, types[1])] if vec else [],
                             index_operands(parser, syms)],
                       {"affine_map": AffineMapAttr(amap)}, attrs,
-                      region=region or Region(Block()))
+                      regions=[region or Region(Block())])
 
     def print(self, printer: Printer) -> None:
         self.print_direct(printer)
@@ -458,14 +459,14 @@ class CompositeMemoryInterleaveOp(WithDebugName):
     def __init__(self, ops: Sequence[Operation], granularity: int | None = None,
                  dbg_name: str | None = None):
         super().__init__(regions=[Region(Block(ops))], properties=props({
-            "granularity": None if granularity is None else IntegerAttr(granularity, i32),
+            "granularity": i32_attr(granularity),
             "dbgName": str_attr(dbg_name)}))
         ensure_terminator(self, self.get_trait(SingleBlockImplicitTerminator))
 
     @classmethod
     def parse(cls, parser: Parser) -> CompositeMemoryInterleaveOp:
         attrs = parse_attrs_before_region(parser)
-        return finish(cls, [], {}, attrs, region=parser.parse_region())
+        return finish(cls, [], {}, attrs, regions=[parser.parse_region()])
 
     def print(self, printer: Printer) -> None:
         if not print_attrs(printer, self):

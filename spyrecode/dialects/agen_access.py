@@ -47,7 +47,6 @@ from xdsl.traits import (
     MemoryWriteEffect,
     NoMemoryEffect,
     SingleBlockImplicitTerminator,
-    ensure_terminator,
 )
 from xdsl.utils.exceptions import VerifyException
 
@@ -62,7 +61,6 @@ from spyrecode.dialects.syntax import (
     WithDebugName,
     print_attrs,
     set_size,
-    split_properties,
 )
 
 MEMORY_EFFECTS = (MemoryReadEffect(), MemoryWriteEffect())
@@ -94,10 +92,6 @@ class TimeLoop(NamedTuple):
     set: AffineSet
     order: AffineMap
     symbols: Sequence[SSAValue] = ()
-
-
-def opt(v: SSAValue | None) -> list[SSAValue]:
-    return [] if v is None else [v]
 
 
 def pattern(kind: str, aset: AffineSet | None, order: AffineMap | None
@@ -205,21 +199,6 @@ def print_tail(printer: Printer, op: Operation, body: Region | None,
     printer.print_list(types, printer.print_attribute)
 
 
-def finish(cls: type[IRDLOperation], operands: Sequence, maps: dict[str, Attribute],
-           attrs: dict[str, Attribute], result_types: Sequence[Attribute] = (),
-           region: Region | None = None):
-    """Build a parsed op: the subscript maps plus the attribute dictionary's properties."""
-    props_, attrs = split_properties(cls, attrs)
-    op = cls.build(operands=operands, result_types=result_types,
-                   properties={**props_, **maps}, attributes=attrs,
-                   regions=[] if region is None else [region])
-    if region is not None:
-        if not region.blocks:
-            region.add_block(Block())
-        ensure_terminator(op, op.get_trait(SingleBlockImplicitTerminator))
-    return op
-
-
 # --------------------------------------------------------------------------------------------
 # verification pieces
 # --------------------------------------------------------------------------------------------
@@ -265,6 +244,10 @@ def verify_lanes(kind: str, points: int, vector: Attribute, memref: SSAValue) ->
     if n is not None and n != points:
         raise VerifyException(f"{kind}_set selects {points} elements but the vector has "
                               f"{n} lanes")
+    verify_element_type(vector, memref)
+
+
+def verify_element_type(vector: Attribute, memref: SSAValue) -> None:
     if element_type(vector) != element_type(memref.type):
         raise VerifyException(f"vector element type {element_type(vector)} differs from the "
                               f"memref element type {element_type(memref.type)}")

@@ -36,7 +36,6 @@ from xdsl.printer import Printer
 from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
 from xdsl.utils.exceptions import VerifyException
 
-from ktir.dialects.subscripts import parse_ssa_subscripts
 from spyrecode.dialects.agen_access import (
     MEMORY_EFFECTS,
     OPTIONS,
@@ -47,13 +46,11 @@ from spyrecode.dialects.agen_access import (
     TimedOp,
     TimeLoop,
     body_region,
-    finish,
     index_operands,
     loaded_vector,
     memref_type,
     no_arguments,
     nothing_yielded,
-    opt,
     parse_access,
     parse_iv,
     parse_multicast,
@@ -66,6 +63,7 @@ from spyrecode.dialects.agen_access import (
     stored_vector,
     time_props,
     verify_access,
+    verify_element_type,
     verify_lanes,
     verify_pattern,
     verify_time,
@@ -74,9 +72,12 @@ from spyrecode.dialects.dataflow import GetLogicalMemoryViewOp
 from spyrecode.dialects.dataflow_types import VectorLike, element_type, is_vector_like
 from spyrecode.dialects.syntax import (
     WithDebugName,
+    finish,
     is_identity,
+    opt,
     parse_attrs_before_region,
     parse_types,
+    peek,
     print_attrs,
     props,
     str_attr,
@@ -241,12 +242,8 @@ class CompositeIndirectLoadAndStoreOp(TimedOp, LoadsPattern, StoresPattern):
     def parse(cls, parser: Parser) -> CompositeIndirectLoadAndStoreOp:
         parsed: dict[str, ParsedAccess] = {}
         for kw in _SIDES:
-            if kw.startswith("direct") or parser.parse_optional_keyword(kw) is not None:
-                if kw.startswith("direct"):
-                    parser.parse_keyword(kw)
-                parser.parse_punctuation(":")
-                mem = parser.parse_unresolved_operand()
-                parsed[kw] = (mem, *parse_ssa_subscripts(parser))
+            if kw.startswith("direct") or peek(parser, 1)[0].text == kw:
+                parsed[kw] = parse_access(parser, kw)
         mc = parse_multicast(parser)
         syms = parse_time_symbols(parser)
         parser.parse_punctuation(",")
@@ -261,7 +258,7 @@ class CompositeIndirectLoadAndStoreOp(TimedOp, LoadsPattern, StoresPattern):
              *[index_operands(parser, parsed[k][2]) if k in parsed else [] for k in _SIDES],
              index_operands(parser, opt(mc)), index_operands(parser, syms)],
             {f"{k}_map": AffineMapAttr(v[1]) for k, v in parsed.items()}, attrs,
-            region=region)
+            regions=[region])
 
     def print(self, printer: Printer) -> None:
         for kw, mem, amap, ops in self.sides():
@@ -333,7 +330,7 @@ class CompositeIndirectLoadOp(IndirectPair, TimedOp, LoadsPattern):
         region = parser.parse_region([iv])
         operands, maps = resolve_pair(parser, ind, dire, mc, parse_types(parser, 2))
         return finish(cls, [*operands, index_operands(parser, syms)], maps, attrs,
-                      region=region)
+                      regions=[region])
 
     def print(self, printer: Printer) -> None:
         self.print_pair(printer)
@@ -382,7 +379,7 @@ class CompositeIndirectStoreOp(IndirectPair, TimedOp, StoresPattern):
         region = parser.parse_region()
         operands, maps = resolve_pair(parser, ind, dire, mc, parse_types(parser, 2))
         return finish(cls, [*operands, index_operands(parser, syms)], maps, attrs,
-                      region=region)
+                      regions=[region])
 
     def print(self, printer: Printer) -> None:
         self.print_pair(printer)
@@ -535,9 +532,8 @@ class SymbolicAccess(WithDebugName):
         if aset is not None and order is not None:
             verify_lanes(kind, verify_pattern("memref", 1, kind, aset, order), vector,
                          self.memref)
-        elif element_type(vector) != t.get_element_type():
-            raise VerifyException(f"vector element type {element_type(vector)} differs from "
-                                  f"the memref element type {t.get_element_type()}")
+        else:
+            verify_element_type(vector, self.memref)
 
 
 @irdl_op_definition

@@ -75,12 +75,12 @@ from spyrecode.dialects.dataflow_types import (
 from spyrecode.dialects.syntax import (
     WithDebugName,
     ancestor,
+    finish,
     i32_attr,
     parse_types,
     peek,
     print_attrs,
     props,
-    split_properties,
     str_attr,
 )
 
@@ -241,13 +241,8 @@ class ProgramUnitOp(IRDLOperation):
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         region = parser.parse_region([arg.resolve(IndexType())] if arg is not None else [])
-        if not region.blocks:
-            region.add_block(Block())
-        p, a = split_properties(cls, attrs)
-        op = cls.build(operands=[[parser.resolve_operand(n, IndexType()) for n in names]],
-                       regions=[region], properties=p, attributes=a)
-        ensure_terminator(op, op.get_trait(SingleBlockImplicitTerminator))
-        return op
+        return finish(cls, [[parser.resolve_operand(n, IndexType()) for n in names]], {}, attrs,
+                      regions=[region])
 
     def print(self, printer: Printer) -> None:
         if (arg := self.iter_arg) is not None:
@@ -378,11 +373,9 @@ class CreateMulticastGroupOp(IRDLOperation):
             Parser.Delimiter.PAREN, lambda: parser.resolve_operand(
                 parser.parse_unresolved_operand(), idx))
         parser.parse_punctuation(")")
-        p, a = split_properties(cls, parser.parse_optional_attr_dict())
+        attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        rtype = parser.parse_type()
-        return cls.build(operands=[producer, consumers], result_types=[rtype],
-                         properties=p, attributes=a)
+        return finish(cls, [producer, consumers], {}, attrs, [parser.parse_type()])
 
     def print(self, printer: Printer) -> None:
         printer.print_string("(")
@@ -633,13 +626,10 @@ class GetPagedLogicalMemoryViewOp(IRDLOperation):
                 break
         parser.parse_punctuation("}")
         unit_t, start_t, rtype = parse_types(parser, 3)
-        p, a = split_properties(cls, attrs)
-        p["idx_sets"] = ArrayAttr(sets)
-        return cls.build(
-            operands=[parser.resolve_operand(unit, unit_t),
-                      parser.resolve_operand(start, start_t),
-                      [parser.resolve_operand(x, idx) for x in addrs]],
-            result_types=[rtype], properties=p, attributes=a)
+        return finish(cls, [parser.resolve_operand(unit, unit_t),
+                            parser.resolve_operand(start, start_t),
+                            [parser.resolve_operand(x, idx) for x in addrs]],
+                      {"idx_sets": ArrayAttr(sets)}, attrs, [rtype])
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")

@@ -39,7 +39,7 @@ from xdsl.printer import Printer
 from xdsl.traits import ConstantLike, MemoryWriteEffect, NoMemoryEffect, OpTrait
 from xdsl.utils.exceptions import VerifyException
 
-from spyrecode.dialects.syntax import ancestor, print_attrs, split_properties
+from spyrecode.dialects.syntax import ancestor, finish, print_attrs
 
 SI64 = IntegerType(64, Signedness.SIGNED)
 _LOOPS = (scf.ForOp, scf.WhileOp, scf.ParallelOp, affine.ForOp, affine.ParallelOp)
@@ -125,6 +125,13 @@ def parse_pairs(parser: Parser) -> list[tuple]:
     return parser.parse_comma_separated_list(Parser.Delimiter.PAREN, pair)
 
 
+def resolve_pairs(parser: Parser, pairs: Sequence[tuple], value_type: Attribute
+                  ) -> list[list[SSAValue]]:
+    """The `keys` (index) and `values` operands of parsed pairs."""
+    return [[parser.resolve_operand(k, IndexType()) for k, _ in pairs],
+            [parser.resolve_operand(v, value_type) for _, v in pairs]]
+
+
 def print_pairs(printer: Printer, keys: Sequence[SSAValue], values: Sequence[SSAValue]) -> None:
     printer.print_string("(")
     for i, (k, v) in enumerate(zip(keys, values, strict=False)):
@@ -155,12 +162,12 @@ class QueryMapBase(IRDLOperation):
         parser.parse_punctuation(":")
         k = parser.parse_unresolved_operand()
         parser.parse_punctuation(")")
-        p, a = split_properties(cls, parser.parse_optional_attr_dict())
+        attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         t = parser.parse_type()
         idx = IndexType()
-        return cls.build(operands=[parser.resolve_operand(m, idx), parser.resolve_operand(k, idx)],
-                         result_types=[t], properties=p, attributes=a)
+        return finish(cls, [parser.resolve_operand(m, idx), parser.resolve_operand(k, idx)], {},
+                      attrs, [t])
 
     def print(self, printer: Printer) -> None:
         printer.print_string("(map:")
@@ -213,11 +220,7 @@ class SymbolImmutableMappingOp(PairsTable):
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         t = parser.parse_type()
-        idx = IndexType()
-        p, a = split_properties(cls, attrs)
-        return cls.build(operands=[[parser.resolve_operand(k, idx) for k, _ in pairs],
-                                   [parser.resolve_operand(v, idx) for _, v in pairs]],
-                         result_types=[t], properties=p, attributes=a)
+        return finish(cls, resolve_pairs(parser, pairs, IndexType()), {}, attrs, [t])
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")

@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from xdsl.dialects.builtin import AffineSetAttr, IntegerAttr, StringAttr, i32
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import IRDLOperation, opt_prop_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
+from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
@@ -40,6 +41,11 @@ def str_attr(v: str | None) -> StringAttr | None:
     return None if v is None else StringAttr(v)
 
 
+def opt(v: SSAValue | None) -> list[SSAValue]:
+    """An optional operand as a builder wants it: [] or [v]."""
+    return [] if v is None else [v]
+
+
 def props(values: Mapping[str, Attribute | None]) -> dict[str, Attribute]:
     """Builder properties: absent (None) ones dropped, sorted by name so ops built in Python
     print their attribute dictionary in MLIR's (sorted) order."""
@@ -53,6 +59,20 @@ def split_properties(op_cls: type[IRDLOperation],
     names = op_cls.get_irdl_definition().properties
     return ({k: v for k, v in attrs.items() if k in names},
             {k: v for k, v in attrs.items() if k not in names})
+
+
+def finish(cls: type[IRDLOperation], operands: Sequence, given: Mapping[str, Attribute],
+           attrs: Mapping[str, Attribute], result_types: Sequence = (),
+           regions: Sequence = ()):
+    """Build a parsed op from its parts: `given` holds the properties its syntax spells
+    outside the attribute dictionary, `attrs` the dictionary (split into properties and
+    attributes). Ops with an implicit terminator get it, an empty region a block first."""
+    props_, attrs_ = split_properties(cls, attrs)
+    op = cls.build(operands=operands, result_types=result_types,
+                   properties={**props_, **given}, attributes=attrs_, regions=regions)
+    if (trait := op.get_trait(SingleBlockImplicitTerminator)) is not None:
+        ensure_terminator(op, trait)
+    return op
 
 
 def print_attrs(printer: Printer, op: Operation, elided: Sequence[str] = ()) -> bool:

@@ -44,8 +44,9 @@ from spyrecode.dialects.symbol import (
     constant_key,
     parse_pairs,
     print_pairs,
+    resolve_pairs,
 )
-from spyrecode.dialects.syntax import print_attrs, split_properties
+from spyrecode.dialects.syntax import finish, print_attrs
 
 
 @irdl_op_definition
@@ -109,11 +110,7 @@ class DefImmutableMappingOp(PairsTable):
         parser.parse_punctuation(":")
         rtype = parser.parse_type()
         vtype = parser.parse_type() if parser.parse_optional_punctuation(",") else IndexType()
-        idx = IndexType()
-        p, a = split_properties(cls, attrs)
-        return cls.build(operands=[[parser.resolve_operand(k, idx) for k, _ in pairs],
-                                   [parser.resolve_operand(v, vtype) for _, v in pairs]],
-                         result_types=[rtype], properties=p, attributes=a)
+        return finish(cls, resolve_pairs(parser, pairs, vtype), {}, attrs, [rtype])
 
     def print(self, printer: Printer) -> None:
         print_pairs(printer, self.keys, self.values)
@@ -248,13 +245,9 @@ class _UnitRegions(IRDLOperation):
             sizes.append(len(names))
             regions.append(parser.parse_region([arg.resolve(IndexType())]))
         parser.parse_punctuation("}")
-        p, a = split_properties(cls, parser.parse_optional_attr_dict())
-        p["list_sizes"] = ArrayAttr([IntegerAttr(s, i32) for s in sizes])
-        op = cls.build(operands=[units], regions=[regions],
-                       result_types=[] if result_types is None else [result_types],
-                       properties=p, attributes=a)
-        ensure_terminator(op, op.get_trait(SingleBlockImplicitTerminator))
-        return op
+        sizes_attr = ArrayAttr([IntegerAttr(s, i32) for s in sizes])
+        return finish(cls, [units], {"list_sizes": sizes_attr}, parser.parse_optional_attr_dict(),
+                      [] if result_types is None else [result_types], regions=[regions])
 
     def _print_cases(self, printer: Printer) -> None:
         printer.print_string(" {")

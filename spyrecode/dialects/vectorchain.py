@@ -64,10 +64,11 @@ from spyrecode.dialects.dataflow_types import (
 )
 from spyrecode.dialects.syntax import (
     WithDebugName,
+    finish,
     is_identity,
+    opt,
     print_attrs,
     props,
-    split_properties,
     str_attr,
 )
 
@@ -204,7 +205,7 @@ class _UnaryOp(WithDebugName):
     def __init__(self, x: SSAValue, result_type: Attribute | None = None,
                  mask: SSAValue | None = None, dbg_name: str | None = None,
                  **extra: Attribute):
-        super().__init__(operands=[x, [mask] if mask else []],
+        super().__init__(operands=[x, opt(mask)],
                          result_types=[result_type or x.type],
                          properties=props({"dbgName": str_attr(dbg_name), **extra}))
 
@@ -331,7 +332,7 @@ class BinaryOp(_TwoOperands):
                  result_type: Attribute | None = None, mask: SSAValue | None = None,
                  op_specific_map: AffineMap | None = None, dbg_name: str | None = None):
         super().__init__(
-            operands=[lhs, rhs, [mask] if mask else []], result_types=[result_type or lhs.type],
+            operands=[lhs, rhs, opt(mask)], result_types=[result_type or lhs.type],
             properties=props({"binary_op": BinaryOperatorAttr(BinaryOperator(op)),
                               "op_specific_map": AffineMapAttr(op_specific_map
                                                                or AffineMap.identity(1)),
@@ -361,7 +362,7 @@ class ElementWiseCompareOp(_TwoOperands):
     def __init__(self, lhs: SSAValue, rhs: SSAValue, op: CompareOperator | str,
                  mask: SSAValue | None = None, dbg_name: str | None = None):
         n = lanes(lhs.type)
-        super().__init__(operands=[lhs, rhs, [mask] if mask else []],
+        super().__init__(operands=[lhs, rhs, opt(mask)],
                          result_types=[VectorType(i1, [n if n is not None else 1])],
                          properties=props({"compare_op": CompareOperatorAttr(CompareOperator(op)),
                                            "dbgName": str_attr(dbg_name)}))
@@ -396,7 +397,7 @@ class ElementWiseSelectionOp(WithDebugName):
 
     def __init__(self, cond: SSAValue, lhs: SSAValue, rhs: SSAValue,
                  result_type: Attribute | None = None, mask: SSAValue | None = None):
-        super().__init__(operands=[cond, lhs, rhs, [mask] if mask else []],
+        super().__init__(operands=[cond, lhs, rhs, opt(mask)],
                          result_types=[result_type or lhs.type])
 
     def verify_(self) -> None:
@@ -418,7 +419,7 @@ class MultiplyOp(_TwoOperands):
 
     def __init__(self, lhs: SSAValue, rhs: SSAValue, reduction_map: AffineMap,
                  result_type: Attribute, mask: SSAValue | None = None):
-        super().__init__(operands=[lhs, rhs, [mask] if mask else []], result_types=[result_type],
+        super().__init__(operands=[lhs, rhs, opt(mask)], result_types=[result_type],
                          properties={"reduction_map": AffineMapAttr(reduction_map)})
 
     def verify_(self) -> None:
@@ -445,7 +446,7 @@ class MultiplyAndAccumulateOp(WithDebugName):
 
     def __init__(self, a: SSAValue, b: SSAValue, acc: SSAValue, reduction_map: AffineMap,
                  result_type: Attribute, mask: SSAValue | None = None):
-        super().__init__(operands=[a, b, acc, [mask] if mask else []],
+        super().__init__(operands=[a, b, acc, opt(mask)],
                          result_types=[result_type],
                          properties={"reduction_map": AffineMapAttr(reduction_map)})
 
@@ -542,9 +543,7 @@ class ConstantBitstreamOp(IRDLOperation):
         attrs["value"] = ArrayAttr([IntegerAttr(_signed64(v.value.data), i64)  # type: ignore
                                     for v in value])
         parser.parse_punctuation(":")
-        rtype = parser.parse_type()
-        p, a = split_properties(cls, attrs)
-        return cls.build(result_types=[rtype], properties=p, attributes=a)
+        return finish(cls, [], {}, attrs, [parser.parse_type()])
 
     def print(self, printer: Printer) -> None:
         hexes = ", ".join(f"0x{v:X}" for v in self.values)
@@ -603,7 +602,7 @@ class ShuffleOp(WithDebugName):
                  pad: Sequence[SSAValue] = (), mask: SSAValue | None = None,
                  dbg_name: str | None = None):
         super().__init__(
-            operands=[input, variable, pad, [mask] if mask else []], result_types=[result_type],
+            operands=[input, variable, pad, opt(mask)], result_types=[result_type],
             properties=props({"indices": ArrayAttr([IntegerAttr(i, i32) for i in indices]),
                               "repetition": IntegerAttr(repetition, i32),
                               "dbgName": str_attr(dbg_name)}))
@@ -645,10 +644,8 @@ class ShuffleOp(WithDebugName):
                                "result)", pos, parser.pos)
         values = iter([parser.resolve_operand(n, t) for n, t in zip(names, types,
                                                                        strict=False)])
-        p, a = split_properties(cls, attrs)
         operands: list = [[next(values) for _ in groups[k]] for k in groups]
-        return cls.build(operands=[operands[0][0], *operands[1:]],
-                         result_types=[types[-1]], properties=p, attributes=a)
+        return finish(cls, [operands[0][0], *operands[1:]], {}, attrs, [types[-1]])
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" input(")
@@ -719,7 +716,7 @@ class PackOp(_TwoOperands):
     def __init__(self, a: SSAValue, b: SSAValue, indices: Sequence[int], repetition: int,
                  result_type: Attribute, sign_extend: bool = False,
                  mask: SSAValue | None = None):
-        super().__init__(operands=[a, b, [mask] if mask else []], result_types=[result_type],
+        super().__init__(operands=[a, b, opt(mask)], result_types=[result_type],
                          properties={"indices": ArrayAttr([IntegerAttr(i, i32) for i in indices]),
                                      "repetition": IntegerAttr(repetition, IndexType()),
                                      "sign_extend": BoolAttr(sign_extend, i1)})
@@ -840,7 +837,7 @@ class CreateAffineMaskOp(IRDLOperation):
 
     def __init__(self, mask_set: AffineSet, num_lanes: int,
                  parameter: SSAValue | None = None):
-        super().__init__(operands=[[parameter] if parameter else []],
+        super().__init__(operands=[opt(parameter)],
                          result_types=[VectorType(i1, [num_lanes])],
                          properties={"mask_set": AffineSetAttr(mask_set)})
 
