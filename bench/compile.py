@@ -78,7 +78,6 @@ def time_compile(text: str, name: str, device: str, repeat: int) -> tuple[float,
     from spyrecode.dialects.dataflow import ProgramUnitOp
 
     parses, compiles = [], []
-    programs = 0
     for _ in range(repeat):
         t0 = time.perf_counter()
         module = parse_module(text, name)
@@ -87,7 +86,7 @@ def time_compile(text: str, name: str, device: str, repeat: int) -> tuple[float,
         t2 = time.perf_counter()
         parses.append(t1 - t0)
         compiles.append(t2 - t1)
-        programs = sum(1 for o in module.walk() if isinstance(o, ProgramUnitOp))
+    programs = sum(1 for o in module.walk() if isinstance(o, ProgramUnitOp))
     return statistics.median(parses), statistics.median(compiles), programs
 
 

@@ -9,6 +9,7 @@ arguments. A root's range comes from the grid, the loop bounds, or is unknown.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, scf
@@ -23,6 +24,7 @@ from xdsl.ir.affine import (
 )
 
 from ktir.dialects.ktdp import GetComputeTileIdOp, kernel_grid
+from scheduler.dialects.ktdf_types import const_int
 
 Range = tuple[int | None, int | None]
 
@@ -30,14 +32,6 @@ Range = tuple[int | None, int | None]
 def index_constant(v: int) -> arith.ConstantOp:
     """`arith.constant <v> : index`."""
     return arith.ConstantOp(IntegerAttr(v, IndexType()))
-
-
-def constant_value(v: SSAValue) -> int | None:
-    """The integer a value is defined to be by an `arith.constant`, else None."""
-    owner = v.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
 
 
 @dataclass
@@ -65,9 +59,9 @@ class IndexExprs:
     def _compute(self, v: SSAValue) -> AffineExpr | None:
         if not isinstance(v.type, IndexType):
             return None
+        if (c := const_int(v)) is not None:
+            return AffineExpr.constant(c)
         owner = v.owner
-        if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-            return AffineExpr.constant(owner.value.value.data)
         if isinstance(owner, arith.AddiOp | arith.SubiOp | arith.MuliOp):
             lhs, rhs = self.expr(owner.lhs), self.expr(owner.rhs)
             if lhs is None or rhs is None:
@@ -96,10 +90,7 @@ class IndexExprs:
         if isinstance(owner, GetComputeTileIdOp):
             grid = kernel_grid(owner) or (1,)
             if len(owner.ids) == 1:
-                n = 1
-                for g in grid:
-                    n *= g
-                return (0, n - 1)
+                return (0, math.prod(grid) - 1)
             idx = list(owner.ids).index(r)
             return (0, grid[idx] - 1)
         if isinstance(r, BlockArgument) and isinstance(r.block.parent_op(), scf.ForOp):

@@ -219,13 +219,12 @@ def _check_acyclic(stages: Sequence[StageOp]) -> None:
     for i, s in enumerate(stages):
         for t in s.depends_out:
             producers.setdefault(t, []).append(i)
-    succ = [sorted({j for t in s.depends_in for j in producers.get(t, ())})
-            for s in stages]
     # successors of producer p: every stage whose depends_in names a token p produces
     out: list[set[int]] = [set() for _ in stages]
-    for consumer, preds in enumerate(succ):
-        for p in preds:
-            out[p].add(consumer)
+    for consumer, s in enumerate(stages):
+        for t in s.depends_in:
+            for p in producers.get(t, ()):
+                out[p].add(consumer)
     state = [0] * len(stages)  # 0 unseen, 1 on the stack, 2 done
     for root in range(len(stages)):
         if state[root]:
@@ -376,8 +375,6 @@ class PrivateOp(IRDLOperation):
             if v.type != r.type:
                 raise VerifyException(f"yield operand type {v.type} must match result type "
                                       f"{r.type}")
-
-
 
 
 Ktdf = Dialect(

@@ -9,6 +9,7 @@ holes plus operands).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -127,12 +128,8 @@ def side_count(value: SSAValue, static: DenseArrayBase | None) -> int | None:
     """Elements one side moves: the product of its static sizes, else a FIFO slot's count."""
     if static is None:
         return value_element_count(value) if isinstance(value.type, FifoSlotType) else None
-    n = 1
-    for s in static.get_values():
-        if s == DYNAMIC_INDEX:
-            return None
-        n *= s
-    return n
+    values = static.get_values()
+    return None if DYNAMIC_INDEX in values else math.prod(values)
 
 
 def verify_sizes(side: str, static: DenseArrayBase | None,
@@ -258,8 +255,6 @@ class TransferMixin(IRDLOperation):
 
 def mode_attr(mode: str | None) -> StringAttr | None:
     return None if mode is None else StringAttr(str(mode))
-
-
 
 
 def flatten(groups: Sequence[SSAValue | Sequence[SSAValue]]) -> list[SSAValue]:

@@ -8,6 +8,7 @@ Kept apart from the ops so the structure ops (ktdf.py), the FIFO/transfer ops
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
@@ -185,12 +186,7 @@ def _flat_count(shape: int | Sequence[int] | None) -> int:
         return DYNAMIC_INDEX
     if isinstance(shape, int):
         return shape
-    n = 1
-    for d in shape:
-        if d == DYNAMIC_INDEX:
-            return DYNAMIC_INDEX
-        n *= d
-    return n
+    return DYNAMIC_INDEX if DYNAMIC_INDEX in shape else math.prod(shape)
 
 
 def _parse_endpoint(parser: AttrParser, what: str) -> Attribute:
@@ -232,12 +228,9 @@ def value_element_count(v: SSAValue) -> int | None:
     if isinstance(t, FifoSlotType):
         return t.num_elements
     shape = getattr(t, "get_shape", lambda: None)()
-    if shape is None or any(d == DYNAMIC_INDEX for d in shape):
+    if shape is None or DYNAMIC_INDEX in shape:
         return None
-    n = 1
-    for d in shape:
-        n *= d
-    return n
+    return math.prod(shape)
 
 
 # --------------------------------------------------------------------------------------------

@@ -119,6 +119,13 @@ def show_text(dev: Device) -> str:
     return "\n".join(out)
 
 
+def _echo_summaries(devices: list[Device]) -> None:
+    for dev in devices:
+        typer.echo(summary(dev))
+        for w in dev.warnings:
+            typer.echo(f"warning: {w}", err=True)
+
+
 def _check_chunks(path: str) -> int:
     from arch_descriptions.model import devices_in_text
     from ktir.diagnostics import KtirDiagnostic, register_source
@@ -133,10 +140,7 @@ def _check_chunks(path: str) -> int:
     failed = 0
     for chunk, offset in split_chunks(text):
         try:
-            for dev in devices_in_text(chunk, path, offset):
-                typer.echo(summary(dev))
-                for w in dev.warnings:
-                    typer.echo(f"warning: {w}", err=True)
+            _echo_summaries(devices_in_text(chunk, path, offset))
         except KtirDiagnostic as d:
             typer.echo(d.text, err=True)
             failed += 1
@@ -174,10 +178,7 @@ def register(app: typer.Typer) -> None:
                 typer.echo(e.text, err=True)
                 failed = 1
                 continue
-            for dev in devices:
-                typer.echo(summary(dev))
-                for w in dev.warnings:
-                    typer.echo(f"warning: {w}", err=True)
+            _echo_summaries(devices)
         raise typer.Exit(failed)
 
     @arch.command(help="Tables: memories, units, datapaths, groups, compute timing, roofline "

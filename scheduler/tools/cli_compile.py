@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from scheduler.tools.common import fail
+
 DEFAULT_DEVICE = "spyre"
 
 
@@ -101,8 +103,7 @@ def compile_cmd(
             output.mkdir(parents=True, exist_ok=True)
             path.write_text(f"{result.module!s}\n")
         except OSError as e:
-            typer.echo(f"error: cannot write to '{output}': {e.strerror}", err=True)
-            raise typer.Exit(1) from None
+            raise fail(f"cannot write to '{output}': {e.strerror}") from None
         typer.echo(f"wrote {path}", err=True)
     if timings:
         typer.echo(timing_table(result.steps, result.parse_seconds), err=True)

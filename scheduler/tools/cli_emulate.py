@@ -8,16 +8,13 @@ from typing import Annotated, Any
 
 import typer
 
+from scheduler.tools.common import fail
+
 _LOCATION = re.compile(r"^(?P<mem>[A-Za-z0-9_@-]+)@(?P<addr>\d+)$")
 _READ = re.compile(r"^(?P<name>\w+)=(?P<mem>[A-Za-z0-9_@-]+)@(?P<addr>\d+):"
                    r"(?P<shape>(?:\d+x)*\d+)x(?P<dtype>f16|f32|f64|i8|i16|i32|i64|bf16)$")
 _DTYPES = {"f16": "float16", "f32": "float32", "f64": "float64", "i8": "int8", "i16": "int16",
            "i32": "int32", "i64": "int64", "bf16": "uint16"}
-
-
-def _fail(msg: str) -> typer.Exit:
-    typer.echo(f"error: {msg}", err=True)
-    return typer.Exit(1)
 
 
 def _number(text: str) -> int | float:
@@ -27,7 +24,7 @@ def _number(text: str) -> int | float:
         try:
             return float(text)
         except ValueError:
-            raise _fail(f"--arg expects a number, got '{text}'") from None
+            raise fail(f"--arg expects a number, got '{text}'") from None
 
 
 def _init(items: list[str]) -> dict[str, list[tuple[int, Any]]]:
@@ -38,11 +35,11 @@ def _init(items: list[str]) -> dict[str, list[tuple[int, Any]]]:
         where, sep, path = item.partition("=")
         m = _LOCATION.match(where)
         if not sep or m is None:
-            raise _fail(f"--init expects MEMORY@ADDRESS=FILE.npy, got '{item}'")
+            raise fail(f"--init expects MEMORY@ADDRESS=FILE.npy, got '{item}'")
         try:
             arr = np.load(path, allow_pickle=False)
         except (OSError, ValueError) as e:
-            raise _fail(f"cannot read '{path}': {e}") from None
+            raise fail(f"cannot read '{path}': {e}") from None
         out.setdefault(m["mem"], []).append((int(m["addr"]), arr))
     return out
 
@@ -61,7 +58,7 @@ def _entry(module, name: str | None) -> str:
     called = {c.callee.root_reference.data for c in module.walk() if isinstance(c, func.CallOp)}
     roots = [f.sym_name.data for f in host if f.sym_name.data not in called]
     if len(roots) != 1:
-        raise _fail(f"give --entry: the module's entry candidates are "
+        raise fail(f"give --entry: the module's entry candidates are "
                     f"{', '.join('@' + n for n in roots) or 'none'}")
     return roots[0]
 
@@ -128,12 +125,12 @@ def emulate_cmd(
     module = load_module(program)
     dev = load_device(device) if device is not None else device_from_module(module)
     if dev is None:
-        raise _fail(f"{program} declares no device: give --device NAME|FILE")
+        raise fail(f"{program} declares no device: give --device NAME|FILE")
     reads = []
     for item in read or []:
         m = _READ.match(item)
         if m is None:
-            raise _fail(f"--read expects NAME=MEMORY@ADDRESS:SHAPExTYPE, got '{item}'")
+            raise fail(f"--read expects NAME=MEMORY@ADDRESS:SHAPExTYPE, got '{item}'")
         reads.append((m["name"], m["mem"], int(m["addr"]),
                       tuple(int(x) for x in m["shape"].split("x")), _DTYPES[m["dtype"]]))
     argv = [_number(a) for a in arg or []]

@@ -7,6 +7,8 @@ from typing import Annotated, Any
 
 import typer
 
+from scheduler.tools.common import fail, parse_args, read_npz
+
 
 def _checksum(arr: Any) -> str:
     import zlib
@@ -14,29 +16,6 @@ def _checksum(arr: Any) -> str:
     import numpy as np
 
     return f"{zlib.crc32(np.ascontiguousarray(arr).tobytes()):08x}"
-
-
-def _read_npz(path: Path) -> dict[str, Any]:
-    import numpy as np
-
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            return {k: data[k] for k in data.files}
-    except (OSError, ValueError) as e:
-        typer.echo(f"error: cannot read inputs from '{path}': {e}", err=True)
-        raise typer.Exit(1) from None
-
-
-def _parse_args(items: list[str]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep or not name or not value:
-            typer.echo(f"error: --arg expects NAME=VALUE or NAME=SHAPExTYPE, got '{item}'",
-                       err=True)
-            raise typer.Exit(1)
-        out[name.strip()] = value.strip()
-    return out
 
 
 def _device_scratchpad(spec: str) -> int:
@@ -79,10 +58,9 @@ def interpret(
     if scratchpad_bytes is None:
         scratchpad_bytes = _device_scratchpad(device) if device else 2 * 1024 * 1024
     if scratchpad_bytes <= 0:
-        typer.echo("error: --scratchpad-bytes must be positive", err=True)
-        raise typer.Exit(1)
-    given = _read_npz(inputs) if inputs is not None else {}
-    result = run_kernel(kernel, args=_parse_args(arg or []), seed=seed,
+        raise fail("--scratchpad-bytes must be positive")
+    given = read_npz(inputs) if inputs is not None else {}
+    result = run_kernel(kernel, args=parse_args(arg or []), seed=seed,
                         scratchpad_bytes=scratchpad_bytes, function=function, inputs=given)
     rows = [{"name": k, "shape": list(v.shape), "dtype": str(v.dtype),
              "checksum": _checksum(v), "sum": float(np.sum(v, dtype=np.float64))}

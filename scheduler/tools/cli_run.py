@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from scheduler.tools.cli_compile import DEFAULT_DEVICE, Progress
-from scheduler.tools.cli_interpret import _parse_args, _read_npz
+from scheduler.tools.common import fail, parse_args, read_npz
 
 
 def _describe(report) -> list[str]:
@@ -82,12 +82,11 @@ def run(
     from scheduler.run import run_and_check
 
     if rtol < 0 or atol < 0:
-        typer.echo("error: --rtol and --atol must not be negative", err=True)
-        raise typer.Exit(1)
+        raise fail("--rtol and --atol must not be negative")
     progress = Progress(not quiet and not json)
-    given = _read_npz(inputs) if inputs is not None else None
+    given = read_npz(inputs) if inputs is not None else None
     try:
-        report = run_and_check(kernel, device, args=_parse_args(arg or []), seed=seed,
+        report = run_and_check(kernel, device, args=parse_args(arg or []), seed=seed,
                                inputs=given, function=function, rtol=rtol, atol=atol,
                                trace=trace is not None, cycle_limit=cycle_limit,
                                on_step=progress.start,
@@ -99,8 +98,7 @@ def run(
         try:
             report.emulation.write_trace(trace)
         except OSError as e:
-            typer.echo(f"error: cannot write the trace to '{trace}': {e.strerror}", err=True)
-            raise typer.Exit(1) from None
+            raise fail(f"cannot write the trace to '{trace}': {e.strerror}") from None
     if out is not None:
         np.savez(out, **report.outputs)
     if json:
@@ -112,9 +110,7 @@ def run(
             typer.echo(f"  trace      {trace}")
         typer.echo("PASS" if report.match else "FAIL")
     if not report.checks:
-        typer.echo("error: the kernel wrote no buffer in global memory: nothing to check",
-                   err=True)
-        raise typer.Exit(1)
+        raise fail("the kernel wrote no buffer in global memory: nothing to check")
     if not report.match:
         raise typer.Exit(1)
 

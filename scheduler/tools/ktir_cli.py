@@ -64,12 +64,6 @@ def version() -> None:
     typer.echo(f"ktir {mine} (xdsl {pkg_version('xdsl')}, numpy {pkg_version('numpy')})")
 
 
-def fail(message: str) -> typer.Exit:
-    """Print an error for the user and return the Exit(1) to raise."""
-    typer.echo(message, err=True)
-    return typer.Exit(1)
-
-
 def main(argv: list[str] | None = None) -> None:
     try:
         code = app(args=argv, standalone_mode=False)

@@ -12,13 +12,12 @@ buffer and its size. Capacities come from the device model (`size` of the memory
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, memref
+from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import (
-    IndexType,
-    IntegerAttr,
     MemRefType,
     ModuleOp,
     StringAttr,
@@ -29,6 +28,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from ktir.diagnostics import op_error, op_location
 from scheduler.analysis.device import device_of
+from scheduler.analysis.index_exprs import index_constant
 
 STICK_BYTES = 128
 
@@ -41,12 +41,10 @@ def element_bytes(t: MemRefType) -> int:
 
 
 def buffer_bytes(t: MemRefType) -> int:
-    n = 1
-    for d in t.get_shape():
-        if d < 0:
-            raise ValueError(f"cannot place a buffer of dynamic shape {t}")
-        n *= d
-    return n * element_bytes(t)
+    shape = t.get_shape()
+    if any(d < 0 for d in shape):
+        raise ValueError(f"cannot place a buffer of dynamic shape {t}")
+    return math.prod(shape) * element_bytes(t)
 
 
 def _align_up(x: int, a: int) -> int:
@@ -96,7 +94,7 @@ def assign_function(fn: func.FuncOp, device) -> dict[str, int]:
     for kind, items in placed.items():
         for p in items:
             t = p.op.memref.type
-            addr = arith.ConstantOp(IntegerAttr(p.offset // element_bytes(t), IndexType()))
+            addr = index_constant(p.offset // element_bytes(t))
             cast = UnrealizedConversionCastOp.get([addr.result], [t])
             cast.results[0].name_hint = p.op.memref.name_hint
             addr.location = cast.location = p.op.location

@@ -7,14 +7,17 @@ Coordinates follow ktir.md D2 (the first grid dimension varies fastest):
 
 from __future__ import annotations
 
+import math
+
 from xdsl.context import Context
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, ModuleOp, i64
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ktir.dialects.ktdp import GetComputeTileIdOp, kernel_grid
+from scheduler.analysis.index_exprs import index_constant
 
 
 def _delinearise(op: GetComputeTileIdOp, grid: tuple[int, ...]) -> None:
@@ -25,7 +28,7 @@ def _delinearise(op: GetComputeTileIdOp, grid: tuple[int, ...]) -> None:
     rest: SSAValue = linear.ids[0]
     linear.ids[0].name_hint = "tile"
     for d in grid[:-1]:
-        size = arith.ConstantOp(IntegerAttr(d, IndexType()))
+        size = index_constant(d)
         new_ops.append(size)
         coord = arith.RemUIOp(rest, size)
         rest_op = arith.DivUIOp(rest, size)
@@ -61,7 +64,4 @@ class NormalizeGridTo1DPass(ModulePass):
             for tid in [o for o in fn.walk() if isinstance(o, GetComputeTileIdOp)]:
                 if len(tid.ids) > 1:
                     _delinearise(tid, grid)
-            total = 1
-            for g in grid:
-                total *= g
-            fn.attributes["grid"] = ArrayAttr([IntegerAttr(total, i64)])
+            fn.attributes["grid"] = ArrayAttr([IntegerAttr(math.prod(grid), i64)])

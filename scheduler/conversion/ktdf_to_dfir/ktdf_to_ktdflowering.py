@@ -23,7 +23,6 @@ memory spaces of the buffers, names from `Device.resource_id`.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
@@ -35,9 +34,10 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from ktir.diagnostics import op_error
 from ktir.dialects.ktdp import GetComputeTileIdOp, kernel_grid
 from scheduler.analysis.device import device_of
-from scheduler.analysis.index_exprs import constant_value, index_constant
+from scheduler.analysis.index_exprs import index_constant
 from scheduler.dialects.ktdf import DataTransferOp, PipelineOp, StageOp
 from scheduler.dialects.ktdf_lowering import ExecuteOnOp, SignalOp
+from scheduler.dialects.ktdf_types import const_int
 from spyrecode.dialects.dataflow import GetUnitOp
 from spyrecode.dialects.uniform import DefImmutableMappingOp, QueryMapOp
 
@@ -46,16 +46,6 @@ def memory_kind(t) -> str | None:
     if isinstance(t, MemRefType) and isinstance(t.memory_space, StringAttr):
         return t.memory_space.data
     return None
-
-
-@dataclass
-class _Units:
-    """Per kind: the handle of the executing tile's unit (a query on the tile id)."""
-
-    handles: dict[str, SSAValue]
-
-    def __getitem__(self, kind: str) -> SSAValue:
-        return self.handles[kind]
 
 
 def _kinds_used(fn: func.FuncOp, device) -> tuple[list[str], list[str]]:
@@ -77,8 +67,9 @@ def _kinds_used(fn: func.FuncOp, device) -> tuple[list[str], list[str]]:
     return units, memories
 
 
-def _materialise(fn: func.FuncOp, device, tiles: int) -> _Units:
-    """get_unit per core and kind, the uniform maps, and the queries by tile id."""
+def _materialise(fn: func.FuncOp, device, tiles: int) -> dict[str, SSAValue]:
+    """get_unit per core and kind, the uniform maps, and the queries by tile id; returns per
+    kind the handle of the executing tile's unit."""
     units, memories = _kinds_used(fn, device)
     block = fn.body.block
     tile_ops = [o for o in fn.walk() if isinstance(o, GetComputeTileIdOp)]
@@ -118,7 +109,7 @@ def _materialise(fn: func.FuncOp, device, tiles: int) -> _Units:
         new += [*gets, table, query]
         handles[kind] = query.result
     Rewriter.insert_op(new, InsertPoint.at_start(block))  # after the tile id op moved
-    return _Units(handles)
+    return handles
 
 
 def _enclosing_loops(op: Operation, fn: func.FuncOp) -> list[scf.ForOp]:
@@ -135,7 +126,7 @@ def _loop_bound(loop: scf.ForOp, last: bool) -> tuple[list[Operation], SSAValue 
     """The value of the first (last) induction value, folded when the bounds are constants.
 
     Returns no value when the loop runs exactly once: its test is always true."""
-    lb, ub, step = (constant_value(v) for v in (loop.lb, loop.ub, loop.step))
+    lb, ub, step = (const_int(v) for v in (loop.lb, loop.ub, loop.step))
     if lb is not None and ub is not None and step is not None and step > 0:
         if ub - lb <= step:
             return [], None
@@ -198,7 +189,7 @@ def _buffers_read(stage: StageOp) -> set[SSAValue]:
             and memory_kind(t.source.type) is not None}
 
 
-def _lower_pipeline(pipeline: PipelineOp, fn: func.FuncOp, units: _Units, device) -> None:
+def _lower_pipeline(pipeline: PipelineOp, fn: func.FuncOp, units: dict[str, SSAValue]) -> None:
     stages = pipeline.stages
     kinds = []
     for s in stages:
@@ -272,4 +263,4 @@ class KtdfToKtdfloweringPass(ModulePass):
                                    f"@{device.name} has {device.max_cores}")
             units = _materialise(fn, device, tiles)
             for p in pipelines:
-                _lower_pipeline(p, fn, units, device)
+                _lower_pipeline(p, fn, units)

@@ -47,16 +47,13 @@ def wrap(fn: func.FuncOp, module: ModuleOp, called: set[str]) -> bool:
         op.detach()
         inner_block.add_op(op)
     inner = func.FuncOp(body_name, ([], []), Region(inner_block))
-    for key in ("grid",):
-        if key in fn.attributes:
-            inner.attributes[key] = fn.attributes[key]
+    if "grid" in fn.attributes:
+        inner.attributes["grid"] = fn.attributes["grid"]
     inner.location = fn.location
     outer_block = fn.body.block
     for a in fn.args:
         outer_block.add_op(CreateIdOp(a, ids[a]))
     outer_block.add_ops([func.CallOp(body_name, [], []), func.ReturnOp()])
-    holder = fn.parent_op()
-    assert holder is not None
     holder_block = fn.parent_block()
     assert holder_block is not None
     holder_block.insert_op_after(ModuleOp([inner]), fn)

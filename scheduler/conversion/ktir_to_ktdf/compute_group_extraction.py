@@ -39,10 +39,8 @@ def _slice(roots: Iterable[Operation]) -> set[Operation]:
         if op in seen:
             continue
         seen.add(op)
-        values = list(op.operands)
-        for inner in op.walk():  # values captured by regions (generic bodies)
-            values.extend(inner.operands)
-        for v in values:
+        # the op's operands and the values its regions capture (generic bodies)
+        for v in [v for inner in op.walk() for v in inner.operands]:
             owner = v.owner
             if isinstance(owner, Operation) and not op.is_ancestor(owner):
                 stack.append(owner)

@@ -49,7 +49,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 from ktir.diagnostics import op_error
 from ktir.dialects import ktdp
 from scheduler.analysis.device import device_of
-from scheduler.analysis.index_exprs import constant_value, index_constant
+from scheduler.analysis.index_exprs import index_constant
 from scheduler.conversion.ktir_to_ktdf.elementwise_fusion import (
     Access,
     FusedGroup,
@@ -73,6 +73,7 @@ from scheduler.dialects.ktdf import (
     TokenType,
     WriteToFifoOp,
 )
+from scheduler.dialects.ktdf_types import const_int
 
 
 def vector_shape(space: tuple[int, ...], lanes: int) -> tuple[int, ...]:
@@ -124,7 +125,7 @@ class _Builder:
         operands: list[SSAValue] = []
         replace: list[AffineExpr] = []
         for v in tile.indices:  # constant subscripts fold into the map
-            c = constant_value(v)
+            c = const_int(v)
             if c is None:
                 replace.append(AffineExpr.dimension(len(operands)))
                 operands.append(v)
@@ -220,7 +221,7 @@ class _Builder:
                               self.compute_body(leaves, slots_in, slots_out, vec, elt),
                               applicable_units=[compute]))
         store_ops = []
-        ident = [s for s in range(len(group.space))]
+        ident = list(range(len(group.space)))
         for (acc, _), slot in zip(group.outputs, slots_out):
             idx, amap, sizes = self.side(acc, ident, ivs, vec)
             store_ops.append(DataTransferOp(slot, [], None, [n_vec], self.cast(acc), idx, amap,

@@ -12,7 +12,7 @@ and conditions do not depend on the compute tile.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NoReturn
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf, tensor
@@ -36,6 +36,7 @@ from scheduler.analysis.compute_ops import ELEMENTWISE, NAMED_LINALG, supported_
 from scheduler.analysis.index_exprs import IndexExprs
 
 _NOT_YET = "not supported by the scheduler yet"
+_NO_LOWERING = f"no DataflowIR lowering yet (supported element-wise ops: {supported_list()})"
 
 _UNSUPPORTED_KTDP = {
     ktdp.ConstructDistributedMemoryViewOp: "distributed memory views",
@@ -52,14 +53,8 @@ _INDEX_ARITH = (arith.ConstantOp, arith.AddiOp, arith.SubiOp, arith.MuliOp, arit
                 arith.MaxUIOp, arith.IndexCastOp, arith.CmpiOp, arith.SelectOp)
 
 
-@dataclass
-class Violation(Exception):
-    op: Operation
-    message: str
-
-
-def _fail(op: Operation, message: str) -> None:
-    raise Violation(op, message)
+def _fail(op: Operation, message: str) -> NoReturn:
+    raise op_error(op, message)
 
 
 def _is_box_of(aset: AffineSet, sizes: list[int]) -> bool:
@@ -105,15 +100,13 @@ class _KernelChecker:
                                                    | tensor.EmptyOp):
             pass
         elif op.dialect_name() == "linalg":
-            _fail(op, f"no DataflowIR lowering yet (supported element-wise ops: "
-                      f"{supported_list()})")
+            _fail(op, _NO_LOWERING)
         elif isinstance(op, arith.ConstantOp):
             self.check_constant(op)
         elif op.dialect_name() == "arith":
             self.check_arith(op)
         elif op.dialect_name() in ("math", "spyreop"):
-            _fail(op, f"no DataflowIR lowering yet (supported element-wise ops: "
-                      f"{supported_list()})")
+            _fail(op, _NO_LOWERING)
         elif op.dialect_name() == "tensor":
             _fail(op, _NOT_YET)
         elif op.dialect_name() in ("ktdp", "scf", "func"):
@@ -142,7 +135,6 @@ class _KernelChecker:
             _fail(op, "the tile's base must be a ktdp.construct_memory_view "
                       f"({'a tensor' if isinstance(op.base.type, TensorType) else 'other'} "
                       f"bases: {_NOT_YET})")
-        assert isinstance(view, ktdp.ConstructMemoryViewOp)
         if op.symbol_operands:
             _fail(op, f"access tiles with symbolic extents: {_NOT_YET}")
         aset, order = op.access_tile_set.data, op.access_tile_order.data
@@ -179,8 +171,7 @@ class _KernelChecker:
             if isinstance(body_op, linalg.YieldOp | arith.ConstantOp):
                 continue
             if body_op.name not in ELEMENTWISE:
-                _fail(body_op, "no DataflowIR lowering yet (supported element-wise ops: "
-                               f"{supported_list()})")
+                _fail(body_op, _NO_LOWERING)
 
     def check_constant(self, op: arith.ConstantOp) -> None:
         v = op.value
@@ -194,8 +185,7 @@ class _KernelChecker:
                 _fail(op, f"'{op.name}' on integers: {_NOT_YET}")
             return
         if op.name not in ELEMENTWISE:
-            _fail(op, f"no DataflowIR lowering yet (supported element-wise ops: "
-                      f"{supported_list()})")
+            _fail(op, _NO_LOWERING)
 
 
 def _fmt(x: int | None, off: int) -> str:
@@ -206,10 +196,7 @@ def check_module(module: ModuleOp) -> None:
     """Raise a located `KtirDiagnostic` at the first op outside the supported subset."""
     for op in module.walk():
         if isinstance(op, func.FuncOp) and not op.is_declaration:
-            try:
-                _KernelChecker(op).run()
-            except Violation as v:
-                raise op_error(v.op, v.message) from None
+            _KernelChecker(op).run()
 
 
 class KtirLegalityCheckPass(ModulePass):
