@@ -73,6 +73,7 @@ def main() -> int:
     from ktir.interpreter import make_inputs, plan_arguments
     from ktir.interpreter.runner import select_kernel
     from scheduler.pipeline import KtirToDfirPass
+    from scheduler.run import launch_args
 
     specs = plan_arguments(select_kernel(parse_module(KERNEL, "add_2048.mlir")))
     inputs = make_inputs(specs, 0)
@@ -82,8 +83,7 @@ def main() -> int:
     compile_s = time.perf_counter() - t0
     device = load_device(opts.device)
     gm = device.global_memory_kind
-    init = {gm: [(s.start, inputs[s.name]) for s in specs if s.name in inputs]}
-    args = [s.address for s in specs]
+    args, init = launch_args(specs, inputs, gm)
     out = next(s for s in specs if s.name == "C")
     expected = (inputs["A"] + inputs["B"]).astype(np.float16)
 

@@ -96,6 +96,22 @@ def compare(name: str, got: np.ndarray, want: np.ndarray, rtol: float = 0.0,
     return check
 
 
+def launch_args(specs, inputs: dict[str, np.ndarray], memory: str
+                ) -> tuple[list[Any], dict[str, list[tuple[int, np.ndarray]]]]:
+    """The emulator's `args` and `memory_init` for the interpreter's argument plan: buffers
+    pass their element address and start in `memory` with their input data, scalars pass
+    their value."""
+    argv: list[Any] = []
+    init: list[tuple[int, np.ndarray]] = []
+    for s in specs:
+        if s.kind == "pointer":
+            argv.append(s.address)
+            init.append((s.start, inputs[s.name]))
+        else:
+            argv.append(s.value)
+    return argv, {memory: init}
+
+
 def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str] | None = None,
                   seed: int = 0, inputs: dict[str, np.ndarray] | None = None,
                   function: str | None = None, rtol: float = 0.0, atol: float = 0.0,
@@ -114,20 +130,12 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
     compiled = compile_module(source.clone(), device, on_step=on_step, after_step=after_step)
     t1 = time.perf_counter()
     dev = compiled.device
-    scratch = dev.memories[dev.scratchpad_kind()].size
     ref = run_kernel(source, args=args, seed=seed, inputs=inputs, function=function,
-                     scratchpad_bytes=scratch)
+                     scratchpad_bytes=dev.scratchpad_bytes)
     t2 = time.perf_counter()
     mem = dev.global_memory_kind
-    argv: list[Any] = []
-    init: list[tuple[int, np.ndarray]] = []
-    for s in ref.specs:
-        if s.kind == "pointer":
-            argv.append(s.address)
-            init.append((s.start, ref.inputs[s.name]))
-        else:
-            argv.append(s.value)
-    em = emulate(compiled.module, dev, entry=ref.kernel, args=argv, memory_init={mem: init},
+    argv, init = launch_args(ref.specs, ref.inputs, mem)
+    em = emulate(compiled.module, dev, entry=ref.kernel, args=argv, memory_init=init,
                  trace=trace, cycle_limit=cycle_limit)
     t3 = time.perf_counter()
     report = RunReport(ref.kernel, dev.name, int(np.prod(ref.grid)), t1 - t0, t2 - t1, t3 - t2,

@@ -219,6 +219,11 @@ class Device:
                     if k in level1]
         return on_route[0] if on_route else level1[0]
 
+    @property
+    def scratchpad_bytes(self) -> int | None:
+        """The size of one core's scratchpad (`scratchpad_kind`)."""
+        return self.memories[self.scratchpad_kind()].size
+
     def route(self, src_kind: str, dst_kind: str) -> list[str]:
         """Shortest path (BFS over datapaths, cost 1 each) from one kind to another, both ends
         included; [] when none exists."""

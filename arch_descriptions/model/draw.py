@@ -22,7 +22,8 @@ def _quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _size(n: int | None) -> str:
+def format_size(n: int | None) -> str:
+    """`2 MiB`, `100 B`; "" for no size."""
     if n is None:
         return ""
     for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
@@ -59,7 +60,7 @@ def to_dot(device: Device) -> str:
         label = kind if rid == kind else f"{kind}\\n{rid}"
         extra = ""
         if isinstance(op, MemoryOp) and op.size is not None:
-            label += f"\\n{_size(op.size)}"
+            label += f"\\n{format_size(op.size)}"
         if kind == device.compute_kind and isinstance(op, ExecUnitOp):
             extra = ', style="filled,bold", fillcolor="#ffe9b3"'
         elif isinstance(op, MemoryOp):

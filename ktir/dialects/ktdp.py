@@ -142,7 +142,7 @@ def _print_dyn_list(printer: Printer, static: Sequence[int], dynamic: Sequence[S
     printer.print_string("[" + ", ".join(parts) + "]")
 
 
-def _box_set(sizes: Sequence[int]) -> AffineSet:
+def box_set(sizes: Sequence[int]) -> AffineSet:
     """`[0, size)` per dimension; dynamic sizes become symbols in order. Built the way the
     parser builds `-d0 + s0 - 1 >= 0`, so printing it and parsing it back is stable."""
     cons = []
@@ -188,7 +188,7 @@ class ConstructMemoryViewOp(IRDLOperation):
             properties={
                 "static_sizes": DenseArrayBase.from_list(i64, st_sizes),
                 "static_strides": DenseArrayBase.from_list(i64, st_strides),
-                "coordinate_set": AffineSetAttr(coordinate_set or _box_set(st_sizes)),
+                "coordinate_set": AffineSetAttr(coordinate_set or box_set(st_sizes)),
                 "memory_space": memory_space,
             })
 
@@ -219,7 +219,7 @@ class ConstructMemoryViewOp(IRDLOperation):
         if cset is None:
             warn_at(parser, start, "ktdp.construct_memory_view has no 'coordinate_set'; using "
                     "the box [0, size) of its sizes")
-            cset = AffineSetAttr(_box_set(st_sizes))
+            cset = AffineSetAttr(box_set(st_sizes))
         idx = IndexType()
         op = cls.create(
             operands=[parser.resolve_operand(offset, idx),

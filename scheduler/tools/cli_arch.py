@@ -21,15 +21,6 @@ if TYPE_CHECKING:
 SPEC_HELP = "a device file, or the name of a shipped device (see `ktir arch list`)"
 
 
-def _size(n: int | None) -> str:
-    if n is None:
-        return "-"
-    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if n >= scale and n % scale == 0:
-            return f"{n // scale} {unit}"
-    return f"{n} B"
-
-
 def _table(title: str, headers: list[str], rows: list[list[str]]) -> list[str]:
     widths = [max(len(r[i]) for r in [headers, *rows]) for i in range(len(headers))]
     line = lambda r: "  " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True))  # noqa: E731
@@ -63,6 +54,8 @@ def summary(dev: Device) -> str:
 
 
 def show_text(dev: Device) -> str:
+    from arch_descriptions.model.draw import format_size
+
     unit = dev.units[dev.compute_kind]
     spaces = ", ".join(f"{s} -> {dev.memory_for_space(s)}" for s in ("global", "ct_local"))
     out = [f"device @{dev.name}   {dev.source_path}",
@@ -75,8 +68,8 @@ def show_text(dev: Device) -> str:
            f"  memory spaces    {spaces}"]
     out += _table("memories", ["KIND", "SIZE", "DEPTH", "PARENT", "PER CORE", "DEVICE",
                                "LATENCY"],
-                  [[m.kind, _size(m.size), str(m.depth), m.parent or "-", str(m.per_core),
-                    _total(dev, m.per_core, m.shared), str(m.latency)]
+                  [[m.kind, format_size(m.size) or "-", str(m.depth), m.parent or "-",
+                    str(m.per_core), _total(dev, m.per_core, m.shared), str(m.latency)]
                    for m in dev.memories.values()])
     out += _table("execution units", ["KIND", "FEATURES", "PER CORE", "DEVICE", "CORELET",
                                       "LANES/CYCLE", "ISSUE"],

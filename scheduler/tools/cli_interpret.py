@@ -21,8 +21,7 @@ def _checksum(arr: Any) -> str:
 def _device_scratchpad(spec: str) -> int:
     from arch_descriptions.model import load_device
 
-    dev = load_device(spec)
-    return dev.memories[dev.scratchpad_kind()].size
+    return load_device(spec).scratchpad_bytes
 
 
 def interpret(

@@ -80,17 +80,6 @@ from spyrecode.dialects.uniform import DefImmutableMappingOp, QueryMapOp
 # ------------------------------------------------------------------------------- helpers
 
 
-def box_set(sizes: list[int]) -> AffineSet:
-    """`0 <= d_k < sizes[k]`."""
-    cons = []
-    for k, s in enumerate(sizes):
-        d = AffineExpr.dimension(k)
-        cons.append(AffineConstraintExpr(AffineConstraintKind.ge, d, AffineExpr.constant(0)))
-        cons.append(AffineConstraintExpr(AffineConstraintKind.ge, -d + (s - 1),
-                                         AffineExpr.constant(0)))
-    return AffineSet(len(sizes), 0, tuple(cons))
-
-
 _ONE_STEP = AffineSet(1, 0, (AffineConstraintExpr(AffineConstraintKind.eq,
                                                   AffineExpr.dimension(0),
                                                   AffineExpr.constant(0)),))
@@ -305,7 +294,7 @@ class _Program:
             sizes = self._sizes(t, "dest")
             r = ReceiveOp(self.peer(t, slot.src_kind), self.vector(slot))
             d = self.side(t.destination, t.dest_indices, t.dest_map)
-            st = agen.VectorStoreOp(r.results[0], d.memref, d.indices, d.map, box_set(sizes),
+            st = agen.VectorStoreOp(r.results[0], d.memref, d.indices, d.map, ktdp.box_set(sizes),
                                     AffineMap.identity(len(sizes)))
             self.emit(dst, r, st)
             return
@@ -316,7 +305,7 @@ class _Program:
         if t.dest_is_fifo:
             slot = t.destination.type
             assert isinstance(slot, FifoSlotType)
-            ld = agen.VectorLoadOp(s.memref, s.indices, s.map, box_set(sizes),
+            ld = agen.VectorLoadOp(s.memref, s.indices, s.map, ktdp.box_set(sizes),
                                    AffineMap.identity(len(sizes)), vt)
             self.emit(dst, ld, SendOp(self.peer(t, slot.dst_kind), ld.result))
             return
@@ -325,7 +314,7 @@ class _Program:
         zero_s = AffineMap(1, 0, tuple(AffineExpr.constant(0) for _ in sizes))
         zero_d = AffineMap(1, 0, tuple(AffineExpr.constant(0) for _ in dsizes))
         dma = agen.CompositeLoadAndStoreOp(
-            s, d, box_set(sizes), AffineMap.identity(len(sizes)), box_set(dsizes),
+            s, d, ktdp.box_set(sizes), AffineMap.identity(len(sizes)), ktdp.box_set(dsizes),
             AffineMap.identity(len(dsizes)), TimeLoop(_ONE_STEP, AffineMap.identity(1)),
             zero_s, zero_d, vt)
         self.emit(dst, dma)

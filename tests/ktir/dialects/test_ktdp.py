@@ -20,7 +20,7 @@ from ktir.dialects.ktdp import (
     MemorySpaceAttr,
     RuntimeArgType,
     StoreOp,
-    _box_set,
+    box_set,
 )
 from ktir.dialects.ktdp_types import kernel_grid
 
@@ -39,7 +39,7 @@ def build_copy_kernel(rows: int = 3, load_rows: int | None = None) -> ModuleOp:
         views = [ConstructMemoryViewOp(a, [96, 64], [64, 1], view_t,
                                        MemorySpaceAttr(MemoryKind.GLOBAL))
                  for a in block.args]
-        tset = _box_set([rows, 64])
+        tset = box_set([rows, 64])
         tiles = [ConstructAccessTileOp(v.result, [row.result, c0.result],
                                        AffineMap.identity(2), tset, AffineMap.identity(2),
                                        tile_t) for v in views]
