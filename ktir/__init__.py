@@ -35,7 +35,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
 
 def interpret(module_or_path: Any, *, args: dict[str, Any] | None = None, seed: int = 0,
-              scratchpad_bytes: int = 2 * 1024 * 1024, **arrays: Any) -> dict[str, Any]:
+              scratchpad_bytes: int | None = None, **arrays: Any) -> dict[str, Any]:
     """Run a KTIR kernel on numpy (the reference interpreter) and return the device-memory
     buffers it wrote, by argument name; see `ktir.interpreter.interpret`."""
     from ktir.interpreter import interpret as _interpret

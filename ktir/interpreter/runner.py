@@ -124,9 +124,11 @@ def _read_back(machine: Machine, spec: ArgumentSpec) -> np.ndarray:
 
 
 def run_kernel(module_or_path: Any, *, args: dict[str, Any] | None = None, seed: int = 0,
-               scratchpad_bytes: int = DEFAULT_SCRATCHPAD_BYTES, function: str | None = None,
+               scratchpad_bytes: int | None = None, function: str | None = None,
                inputs: dict[str, Any] | None = None) -> RunResult:
-    """Plan the arguments, run the kernel on every tile, collect the written buffers."""
+    """Plan the arguments, run the kernel on every tile, collect the written buffers.
+    `scratchpad_bytes`: per tile; None (e.g. a device that states no size) takes
+    DEFAULT_SCRATCHPAD_BYTES."""
     module = _load(module_or_path)
     fn = module if isinstance(module, func.FuncOp) else select_kernel(module, function)
     given = dict(inputs or {})
@@ -150,6 +152,8 @@ def run_kernel(module_or_path: Any, *, args: dict[str, Any] | None = None, seed:
     ntiles = int(np.prod(grid))
     device_bytes = max(((cast(int, s.start) + s.count) * s.elem.itemsize for s in specs
                         if s.memory == "global" and s.elem is not None), default=0)
+    if scratchpad_bytes is None:
+        scratchpad_bytes = DEFAULT_SCRATCHPAD_BYTES
     machine = Machine(ntiles, scratchpad_bytes, device_bytes)
     for s in specs:
         if s.kind == "pointer":
@@ -193,7 +197,7 @@ def _scalar_value(s: ArgumentSpec) -> Any:
 
 
 def interpret(module_or_path: Any, *, args: dict[str, Any] | None = None, seed: int = 0,
-              scratchpad_bytes: int = DEFAULT_SCRATCHPAD_BYTES, function: str | None = None,
+              scratchpad_bytes: int | None = None, function: str | None = None,
               **arrays: Any) -> dict[str, np.ndarray]:
     """Run a KTIR kernel on numpy; returns every device-memory buffer it wrote, by name.
 

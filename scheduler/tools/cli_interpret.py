@@ -18,12 +18,6 @@ def _checksum(arr: Any) -> str:
     return f"{zlib.crc32(np.ascontiguousarray(arr).tobytes()):08x}"
 
 
-def _device_scratchpad(spec: str) -> int:
-    from arch_descriptions.model import load_device
-
-    return load_device(spec).scratchpad_bytes
-
-
 def interpret(
     kernel: Annotated[Path, typer.Argument(help="The KTIR file (.mlir) to run.")],
     arg: Annotated[list[str] | None, typer.Option(
@@ -54,9 +48,11 @@ def interpret(
 
     from ktir.interpreter import run_kernel
 
-    if scratchpad_bytes is None:
-        scratchpad_bytes = _device_scratchpad(device) if device else 2 * 1024 * 1024
-    if scratchpad_bytes <= 0:
+    if scratchpad_bytes is None and device:
+        from arch_descriptions.model import load_device
+
+        scratchpad_bytes = load_device(device).scratchpad_bytes  # None: the device says none
+    if scratchpad_bytes is not None and scratchpad_bytes <= 0:
         raise fail("--scratchpad-bytes must be positive")
     given = read_npz(inputs) if inputs is not None else {}
     result = run_kernel(kernel, args=parse_args(arg or []), seed=seed,
