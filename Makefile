@@ -1,7 +1,15 @@
-.PHONY: test lint venv
+.PHONY: test lint venv dev
+PY := .venv/bin
+SRC := ktir arch_descriptions scheduler spyrecode emulator ktir_tools tests bench
+
 venv:
-	python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]'
+	python3 -m venv .venv && $(PY)/pip install -q -e '.[test]'
+dev:
+	python3 -m venv .venv && $(PY)/pip install -q -e '.[dev]'
 test: venv
-	.venv/bin/python -m pytest
+	$(PY)/python -m pytest
+# ruff (style and imports), pyright (types), import-linter (the layers of CONVENTIONS.md)
 lint:
-	.venv/bin/ruff check ktir arch_descriptions scheduler spyrecode emulator tests bench
+	$(PY)/ruff check $(SRC)
+	$(PY)/pyright
+	$(PY)/lint-imports

@@ -73,7 +73,7 @@ def main() -> int:
     from ktir.interpreter import make_inputs, plan_arguments
     from ktir.interpreter.runner import select_kernel
     from scheduler.pipeline import KtirToDfirPass
-    from scheduler.run import launch_args
+    from ktir_tools.run import launch_args
 
     specs = plan_arguments(select_kernel(parse_module(KERNEL, "add_2048.mlir")))
     inputs = make_inputs(specs, 0)

@@ -1,18 +1,22 @@
 """One place to build an xDSL context with every dialect a KTIR kernel may use, and to parse.
 
-The upstream dialects come from xDSL (lazily, like xdsl-opt); ktir's own come from the
-registry. Parsing goes through `ktir.diagnostics` so every error is located.
+The upstream dialects come from xDSL (lazily, like xdsl-opt); the others from the installed
+xDSL universes (the `xdsl.universe` entry points, as xdsl-opt finds plugins): ktir's
+application layer declares one naming the dialects of every ktir package, so a kernel file
+holding a device declaration parses here without this bottom layer importing the layers
+above it. Parsing goes through `ktir.diagnostics` so every error is located.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from pathlib import Path
 
 from xdsl.context import Context
 from xdsl.dialects import get_all_dialects
 from xdsl.dialects.builtin import ModuleOp, UnregisteredOp
-from xdsl.ir import Operation
+from xdsl.ir import Dialect, Operation
 
 from ktir.diagnostics import KtirDiagnostic, parse_text, verify_located
 
@@ -33,11 +37,25 @@ class KtirContext(Context):
         return op
 
 
-def make_context(allow_unregistered: bool = False) -> Context:
-    from scheduler.registry import all_dialects
+@cache
+def installed_dialects() -> dict[str, Callable[[], Dialect]]:
+    """xDSL's dialects, ktir's own, and those of every installed xDSL universe (lazy
+    factories; nothing is imported until a dialect is used)."""
+    from xdsl.universe import Universe
 
+    import ktir
+    from ktir.dialects import mlir_compat
+
+    mlir_compat.install()
+    return {**get_all_dialects(), **ktir.get_all_dialects(),
+            **Universe.get_multiverse().all_dialects}
+
+
+def make_context(allow_unregistered: bool = False,
+                 dialects: Mapping[str, Callable[[], Dialect]] | None = None) -> Context:
+    """A context knowing `dialects` (default: `installed_dialects()`)."""
     ctx = KtirContext(allow_unregistered=allow_unregistered)
-    for name, factory in {**get_all_dialects(), **all_dialects()}.items():
+    for name, factory in (installed_dialects() if dialects is None else dialects).items():
         ctx.register_dialect(name, factory)
     return ctx
 
@@ -45,9 +63,10 @@ def make_context(allow_unregistered: bool = False) -> Context:
 def parse_module(text: str, name: str = "<string>", ctx: Context | None = None,
                  verify: bool = True) -> ModuleOp:
     """Parse (and verify) MLIR text; raises `KtirDiagnostic` with a located message."""
-    module = parse_text(ctx or make_context(), text, name)
+    ctx = ctx or make_context()
+    module = parse_text(ctx, text, name)
     if verify:
-        verify_located(module)
+        verify_located(module, ctx)
     return module
 
 

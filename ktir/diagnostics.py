@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from io import StringIO
 
 from xdsl.context import Context
@@ -24,6 +24,7 @@ from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from ktir.dialects import mlir_compat
+from ktir.errors import KtirDiagnostic
 
 mlir_compat.install()
 
@@ -36,17 +37,6 @@ _RANGE_ERROR = re.compile(r"out of range|too large|overflow", re.IGNORECASE)
 # repetition matches the same strings in linear time.
 MLIRLexer._unescaped_characters_regex = re.compile(
     r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
-
-
-class KtirDiagnostic(Exception):
-    """A user-facing error that is already formatted (location, line, caret, message)."""
-
-    def __init__(self, text: str):
-        super().__init__(text)
-        self.text = text
-
-    def __str__(self) -> str:
-        return self.text
 
 
 def register_source(name: str, text: str) -> None:
@@ -251,22 +241,34 @@ def _post_order(op: Operation) -> Iterator[Operation]:
     yield op
 
 
-def _verify_arch_attributes(op: Operation) -> None:
-    """`ktdf_arch.maps_to` / feature requirements on ordinary ops are discardable attributes no
-    op verifier sees; check them here, as upstream's verifier does."""
-    from arch_descriptions.dialects import ktdf_arch_intrinsics as intrinsics
-
-    intrinsics.check_intrinsics(op.attributes, intrinsics.FOREIGN)
+ATTRIBUTE_VERIFIERS: dict[str, Callable[[Operation], None]] = {}
+"""Verifiers of the discardable attributes named after a dialect (`ktdf_arch.maps_to` on an
+`arith` op), by dialect name, as MLIR dialects verify the attributes in their namespace. A
+dialect module registers its own when it is loaded (`register_attribute_verifier`)."""
 
 
-def verify_located(module: Operation) -> None:
-    """Verify like `Operation.verify`, but report the first failure at its op's location."""
+def register_attribute_verifier(dialect: str, verify: Callable[[Operation], None]) -> None:
+    ATTRIBUTE_VERIFIERS[dialect] = verify
+
+
+def _verify_dialect_attributes(op: Operation, ctx: Context | None) -> None:
+    own = op.dialect_name()
+    for dialect in {k.partition(".")[0] for k in op.attributes if "." in k} - {own}:
+        if dialect not in ATTRIBUTE_VERIFIERS and ctx is not None:
+            ctx.get_optional_dialect(dialect)  # loading it registers its verifier
+        if (verify := ATTRIBUTE_VERIFIERS.get(dialect)) is not None:
+            verify(op)
+
+
+def verify_located(module: Operation, ctx: Context | None = None) -> None:
+    """Verify like `Operation.verify`, but report the first failure at its op's location.
+    Attributes named after another dialect are checked by that dialect's attribute verifier
+    (loaded through `ctx` when it is not loaded yet)."""
     for op in _post_order(module):
         try:
             op.verify(verify_nested_ops=False)
-            if any(k.startswith("ktdf_arch.") for k in op.attributes) and \
-                    op.dialect_name() != "ktdf_arch":
-                _verify_arch_attributes(op)
+            if op.attributes:
+                _verify_dialect_attributes(op, ctx)
         except VerifyException as e:
             raise op_error(op, str(e).split("\n")[0]) from None
         except Exception as e:  # a verifier that crashed is still the op's problem

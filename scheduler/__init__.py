@@ -1,4 +1,5 @@
-"""The scheduler: KTIR -> ScheduleIR (`ktdf`) -> DataflowIR, and the command-line tools."""
+"""The scheduler: KTIR -> ScheduleIR (`ktdf`) -> DataflowIR (dialects, analyses, passes, the
+pipeline and its driver)."""
 
 from __future__ import annotations
 

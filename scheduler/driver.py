@@ -85,7 +85,7 @@ def compile_module(module: ModuleOp, device: str | Path, *, emit: str = "dfir",
         p.apply(ctx, module)
         if verify_each or name in _GROUP_ENDS or i == len(steps) - 1:
             try:
-                verify_located(module)
+                verify_located(module, ctx)
             except KtirDiagnostic as e:  # a pass produced invalid IR: say where
                 raise KtirDiagnostic(
                     f"{e}\nnote: the IR no longer verifies after step '{name}' (a compiler bug: "

@@ -102,9 +102,9 @@ def select(steps: Sequence[Step] = FULL, *, disable: Iterable[str] = (),
 
 def instantiate(steps: Sequence[Step]) -> list[ModulePass]:
     """Pass objects for the steps (passes are looked up in the registry by name)."""
-    from scheduler.registry import all_passes
+    from scheduler import get_all_passes
 
-    registry = all_passes()
+    registry = get_all_passes()
     out: list[ModulePass] = []
     for s in steps:
         if isinstance(s, Checkpoint):

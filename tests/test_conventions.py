@@ -7,7 +7,7 @@ from pathlib import Path
 from xdsl.irdl import IRDLOperation
 from xdsl.passes import ModulePass
 
-from scheduler.registry import all_dialects, all_passes
+from ktir_tools.registry import all_dialects, all_passes
 
 ROOT = Path(__file__).resolve().parent.parent
 FILECHECK = ROOT / "filecheck"

@@ -24,6 +24,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, TypeAttribute
 from xdsl.utils.exceptions import VerifyException
 
+from ktir.diagnostics import register_attribute_verifier
+
 PREFIX = "ktdf_arch."
 FEATURE_PREFIX = "ktdf_arch.feature."
 FEATURES = ("compute", "load", "store", "simd", "queue")
@@ -272,3 +274,11 @@ def check_intrinsics(attributes: Mapping[str, Attribute], role: str) -> None:
             check(value)
         except _Fail as e:
             raise VerifyException(f"'{name}' intrinsic {e}") from None
+
+
+def _verify_foreign(op) -> None:
+    check_intrinsics(op.attributes, FOREIGN)
+
+
+# Loading the dialect registers the check of `ktdf_arch.*` attributes on ops of other dialects.
+register_attribute_verifier("ktdf_arch", _verify_foreign)

@@ -69,8 +69,9 @@ def _parse(text: str, name: str, line_offset: int = 0) -> ModuleOp:
     from ktir.diagnostics import parse_text, verify_located
 
     check_string_literals(text, name, line_offset)
-    module = parse_text(make_context(), text, name, line_offset, register=False)
-    verify_located(module)
+    ctx = make_context()
+    module = parse_text(ctx, text, name, line_offset, register=False)
+    verify_located(module, ctx)
     return module
 
 

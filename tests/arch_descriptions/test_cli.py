@@ -5,7 +5,7 @@ from io import StringIO
 
 import pytest
 
-from scheduler.tools.ktir_cli import main
+from ktir_tools.ktir_cli import main
 
 GOOD = """ktdf_arch.device @good {
   %m = memory {kind = "M"}

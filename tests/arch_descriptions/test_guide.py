@@ -8,7 +8,7 @@ import pytest
 
 from arch_descriptions.model import device_from_module, load_device
 from ktir.context import load_module
-from scheduler.tools.ktir_cli import main
+from ktir_tools.ktir_cli import main
 
 GUIDE = Path(__file__).resolve().parents[2] / "arch_descriptions" / "README.md"
 BLOCK = re.compile(r"```(\w+)\n(.*?)```", re.DOTALL)

@@ -65,7 +65,7 @@ def observe(text: str, device: str, tmp: Path) -> dict:
     from ktir.context import load_module
 
     from scheduler.driver import compile_module
-    from scheduler.run import run_and_check
+    from ktir_tools.run import run_and_check
 
     path = tmp / "kernel.mlir"
     path.write_text(text)

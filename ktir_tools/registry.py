@@ -13,10 +13,6 @@ from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 from xdsl.universe import Universe
 
-from ktir.dialects import mlir_compat
-
-mlir_compat.install()
-
 PACKAGES = ("ktir", "arch_descriptions", "scheduler", "spyrecode")
 
 

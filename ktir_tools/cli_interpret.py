@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from scheduler.tools.common import fail, parse_args, read_npz
+from ktir_tools.common import fail, parse_args, read_npz
 
 
 def _checksum(arr: Any) -> str:

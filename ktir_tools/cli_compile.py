@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from scheduler.tools.common import fail
+from ktir_tools.common import fail
 
 DEFAULT_DEVICE = "spyre"
 

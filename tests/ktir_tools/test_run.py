@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ktir.diagnostics import KtirDiagnostic
-from scheduler.run import compare, run_and_check
+from ktir_tools.run import compare, run_and_check
 from tests.strategies.kernels import elementwise_kernel, elementwise_specs
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "kernels"

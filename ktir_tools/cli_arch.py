@@ -122,7 +122,7 @@ def _echo_summaries(devices: list[Device]) -> None:
 def _check_chunks(path: str) -> int:
     from arch_descriptions.model import devices_in_text
     from ktir.diagnostics import KtirDiagnostic, register_source
-    from scheduler.tools.ktir_opt import split_chunks
+    from ktir_tools.ktir_opt import split_chunks
 
     try:
         text = Path(path).read_text(encoding="utf-8")

@@ -22,7 +22,7 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from ktir.diagnostics import KtirDiagnostic, parse_text, register_source, verify_located
-from scheduler import registry
+from ktir_tools import registry
 
 SPLIT_MARKER = re.compile(r"^[ \t]*// -----[ \t]*$", re.MULTILINE)
 
@@ -85,7 +85,7 @@ class KtirOptMain(xDSLOptMain):
     def _between_passes(self, previous: ModulePass | None, module: ModuleOp,
                         following: ModulePass | None) -> None:
         if previous is not None and not self.args.disable_verify:
-            verify_located(module)
+            verify_located(module, self.ctx)
         if previous and following and self.args.print_between_passes:
             print(f"// IR after {previous.name}:\n{module!s}\n", file=sys.stderr)
 
@@ -116,7 +116,7 @@ class KtirOptMain(xDSLOptMain):
                     module = parse_text(self.ctx, chunk, name, offset, register=False,
                                         allow_empty=True)
                     if not self.args.disable_verify:
-                        verify_located(module)
+                        verify_located(module, self.ctx)
                     self._apply(module)
                     out.write(self.output_resulting_program(module))
                 except KtirDiagnostic as d:

@@ -14,9 +14,13 @@ import pkgutil
 import sys
 import traceback
 
+# Plain click help and errors: typer's rich rendering costs ~0.15 s of start-up per command
+# (importing rich); `TYPER_USE_RICH=1` brings it back.
+os.environ.setdefault("TYPER_USE_RICH", "0")
+
 import typer
 
-from ktir.diagnostics import KtirDiagnostic
+from ktir.errors import KtirDiagnostic
 
 app = typer.Typer(
     name="ktir",
@@ -25,7 +29,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
-    rich_markup_mode="markdown",  # reflow docstring paragraphs
+    rich_markup_mode="markdown",  # reflow docstring paragraphs (when rich renders)
 )
 
 
@@ -34,12 +38,12 @@ ORDER = ("run", "compile", "emulate", "interpret", "arch")
 
 
 def _register_subcommands() -> None:
-    import scheduler.tools as tools
+    import ktir_tools as tools
 
     names = [m.name[4:] for m in pkgutil.iter_modules(tools.__path__) if m.name.startswith("cli_")]
     names.sort(key=lambda n: (ORDER.index(n) if n in ORDER else len(ORDER), n))
     for name in names:
-        importlib.import_module(f"scheduler.tools.cli_{name}").register(app)
+        importlib.import_module(f"ktir_tools.cli_{name}").register(app)
 
 
 @app.callback()

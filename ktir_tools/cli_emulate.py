@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from scheduler.tools.common import fail
+from ktir_tools.common import fail
 
 _LOCATION = re.compile(r"^(?P<mem>[A-Za-z0-9_@-]+)@(?P<addr>\d+)$")
 _READ = re.compile(r"^(?P<name>\w+)=(?P<mem>[A-Za-z0-9_@-]+)@(?P<addr>\d+):"

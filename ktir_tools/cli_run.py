@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from scheduler.tools.cli_compile import DEFAULT_DEVICE, Progress
-from scheduler.tools.common import fail, parse_args, read_npz
+from ktir_tools.cli_compile import DEFAULT_DEVICE, Progress
+from ktir_tools.common import fail, parse_args, read_npz
 
 
 def _describe(report) -> list[str]:
@@ -79,7 +79,7 @@ def run(
     import numpy as np
 
     from emulator import EmulationError
-    from scheduler.run import run_and_check
+    from ktir_tools.run import run_and_check
 
     if rtol < 0 or atol < 0:
         raise fail("--rtol and --atol must not be negative")

@@ -1,1 +1,0 @@
-"""Thin command-line entry points: `ktir-opt` and `ktir`."""
