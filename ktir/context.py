@@ -18,7 +18,7 @@ from xdsl.dialects import get_all_dialects
 from xdsl.dialects.builtin import ModuleOp, UnregisteredOp
 from xdsl.ir import Dialect, Operation
 
-from ktir.diagnostics import KtirDiagnostic, parse_text, verify_located
+from ktir.errors import KtirDiagnostic
 
 
 class KtirContext(Context):
@@ -63,6 +63,8 @@ def make_context(allow_unregistered: bool = False,
 def parse_module(text: str, name: str = "<string>", ctx: Context | None = None,
                  verify: bool = True) -> ModuleOp:
     """Parse (and verify) MLIR text; raises `KtirDiagnostic` with a located message."""
+    from ktir.diagnostics import parse_text, verify_located  # not at start-up (CLI --help)
+
     ctx = ctx or make_context()
     module = parse_text(ctx, text, name)
     if verify:

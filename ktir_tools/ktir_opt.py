@@ -21,7 +21,7 @@ from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from ktir.diagnostics import KtirDiagnostic, parse_text, register_source, verify_located
+from ktir.errors import KtirDiagnostic
 from ktir_tools import registry
 
 SPLIT_MARKER = re.compile(r"^[ \t]*// -----[ \t]*$", re.MULTILINE)
@@ -85,6 +85,8 @@ class KtirOptMain(xDSLOptMain):
     def _between_passes(self, previous: ModulePass | None, module: ModuleOp,
                         following: ModulePass | None) -> None:
         if previous is not None and not self.args.disable_verify:
+            from ktir.diagnostics import verify_located
+
             verify_located(module, self.ctx)
         if previous and following and self.args.print_between_passes:
             print(f"// IR after {previous.name}:\n{module!s}\n", file=sys.stderr)
@@ -102,6 +104,9 @@ class KtirOptMain(xDSLOptMain):
             raise UsageError(f"'{name}' is not UTF-8 text (byte {e.start})") from None
 
     def run(self) -> int:  # type: ignore[override]
+        # imported here, not at start-up: `--help` needs none of the dialects it loads
+        from ktir.diagnostics import parse_text, register_source, verify_located
+
         name, text = self._read_input()
         register_source(name, text)
         chunks = split_chunks(text) if self.args.split_input_file else [(text, 0)]
