@@ -1,9 +1,10 @@
-"""Pieces the DataflowIR dialects share to build, parse, print and verify their ops.
+"""Pieces the DataflowIR dialects share to build and verify their ops, and what their few
+hand-written parsers share.
 
-Upstream writes inherent attributes (our properties) inside the attribute dictionary, so
-hand-written parsers split a parsed dictionary into properties and attributes, and printers
-print both as one sorted dictionary, as MLIR does. Several ops put an attribute dictionary right
-before a region; `parse_attrs_before_region` looks ahead to tell the two `{` apart.
+Almost every op has an `assembly_format` (its custom directives are in directives.py), with
+`ParsePropInAttrDict` because upstream writes inherent attributes (our properties) inside the
+attribute dictionary. The ops whose dictionary a format cannot parse or print split it with
+`finish` and print it with `print_attrs`.
 """
 
 from __future__ import annotations
@@ -14,11 +15,9 @@ from xdsl.dialects.builtin import AffineSetAttr, IntegerAttr, StringAttr, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import IRDLOperation, opt_prop_def
-from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from ktir import affine
 
@@ -81,42 +80,6 @@ def print_attrs(printer: Printer, op: Operation, elided: Sequence[str] = ()) -> 
     return printer.print_op_attributes(
         dict(sorted({**op.properties, **op.attributes}.items())),
         reserved_attr_names=("operandSegmentSizes", *elided))
-
-
-def peek(parser: Parser, n: int) -> list:
-    """The next n tokens, without consuming them."""
-    state = parser._parser_state  # pyright: ignore[reportPrivateUsage]
-    lexer = state.lexer
-    pos, tok = lexer.pos, state.current_token
-    toks = [tok]
-    try:
-        while len(toks) < n and toks[-1].kind != MLIRTokenKind.EOF:
-            toks.append(lexer.lex())
-    finally:
-        lexer.pos, state.current_token = pos, tok
-    return toks
-
-
-def parse_attrs_before_region(parser: Parser) -> dict[str, Attribute]:
-    """An optional attribute dictionary directly followed by a region: both open with `{`, so
-    look ahead: `{ name = ...` or `{}` followed by `{` is a dictionary, anything else a region."""
-    t = peek(parser, 3)
-    if t[0].kind != MLIRTokenKind.L_BRACE or len(t) < 3:
-        return {}
-    empty = t[1].kind == MLIRTokenKind.R_BRACE and t[2].kind == MLIRTokenKind.L_BRACE
-    entry = (t[1].kind in (MLIRTokenKind.BARE_IDENT, MLIRTokenKind.STRING_LIT)
-             and t[2].kind == MLIRTokenKind.EQUAL)
-    return parser.parse_optional_attr_dict() if empty or entry else {}
-
-
-def parse_types(parser: Parser, n: int) -> list[Attribute]:
-    """`: T1, ..., Tn`."""
-    parser.parse_punctuation(":")
-    types = [parser.parse_type()]
-    for _ in range(n - 1):
-        parser.parse_punctuation(",")
-        types.append(parser.parse_type())
-    return types
 
 
 def ancestor(op: Operation, cls: type[Operation] | tuple[type[Operation], ...]
