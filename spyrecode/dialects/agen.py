@@ -52,9 +52,9 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import MemoryWriteEffect, SingleBlockImplicitTerminator, ensure_terminator
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from spyrecode.dialects.agen_access import (
+    ATTRS,
     ATTRS_AND_BODY,
     DIRECTIVES,
     LOAD_IV,
@@ -96,12 +96,12 @@ from spyrecode.dialects.agen_indirect import (
     SymbolicVectorStoreOp,
 )
 from spyrecode.dialects.dataflow_types import RoutingDirection, VectorLike
+from spyrecode.dialects.directives import ImplicitBody, RegionIfNoDict
 from spyrecode.dialects.syntax import (
     WithDebugName,
     finish,
     i32_attr,
     opt,
-    print_attrs,
     props,
     str_attr,
 )
@@ -314,7 +314,7 @@ class CompositeStoreOp(DirectAccess, TimedOp):
     irdl_options = OPTIONS
     assembly_format = (
         access("mem_ref", "map_operands", "affine_map")
-        + f" {NEW_LINE} (`input_vector` `=` $input_vector^)? {TIME_SYMBOLS} `\\n` attr-dict"
+        + f" {NEW_LINE} (`input_vector` `=` $input_vector^)? {TIME_SYMBOLS} {ATTRS}"
         " (`\\n` `` custom<BodyUnless>($body, ref($input_vector))^)? `:`"
         " custom<PresentTypes>(type($mem_ref), type($input_vector))")
     custom_directives = DIRECTIVES
@@ -349,26 +349,6 @@ class CompositeStoreOp(DirectAccess, TimedOp):
         verify_lanes("store", n, stored_vector(self.body, None), self.mem_ref)
 
 
-def _attrs_before_region(parser: Parser) -> dict[str, Attribute]:
-    """An optional attribute dictionary directly followed by a region: both open with `{`, so
-    look ahead: `{ name = ...` or `{}` followed by `{` is a dictionary, anything else a region."""
-    state = parser._parser_state  # pyright: ignore[reportPrivateUsage]
-    lexer = state.lexer
-    pos, tok = lexer.pos, state.current_token
-    t = [tok]
-    try:
-        while len(t) < 3 and t[-1].kind != MLIRTokenKind.EOF:
-            t.append(lexer.lex())
-    finally:
-        lexer.pos, state.current_token = pos, tok
-    if t[0].kind != MLIRTokenKind.L_BRACE or len(t) < 3:
-        return {}
-    empty = t[1].kind == MLIRTokenKind.R_BRACE and t[2].kind == MLIRTokenKind.L_BRACE
-    entry = (t[1].kind in (MLIRTokenKind.BARE_IDENT, MLIRTokenKind.STRING_LIT)
-             and t[2].kind == MLIRTokenKind.EQUAL)
-    return parser.parse_optional_attr_dict() if empty or entry else {}
-
-
 @irdl_op_definition
 class CompositeMemoryInterleaveOp(WithDebugName):
     """`agen.composite_memory_interleave {granularity = 64 : i32} { ... }`: the composite ops
@@ -380,6 +360,9 @@ class CompositeMemoryInterleaveOp(WithDebugName):
     body = region_def("single_block")
     traits = lazy_traits_def(lambda: (*MEMORY_EFFECTS, SingleBlockImplicitTerminator(YieldOp)))
     irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = ("custom<RegionIfNoDict>(ref($body)) attr-dict "
+                       "custom<ImplicitBody>($body)")
+    custom_directives = (RegionIfNoDict, ImplicitBody)
 
     def __init__(self, ops: Sequence[Operation], granularity: int | None = None,
                  dbg_name: str | None = None):
@@ -387,21 +370,6 @@ class CompositeMemoryInterleaveOp(WithDebugName):
             "granularity": i32_attr(granularity),
             "dbgName": str_attr(dbg_name)}))
         ensure_terminator(self, self.get_trait(SingleBlockImplicitTerminator))
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CompositeMemoryInterleaveOp:
-        """Hand-written: an optional dictionary right before the region needs a look-ahead."""
-        # attr-dict would read the region `{ ops }` as a dictionary
-
-        attrs = _attrs_before_region(parser)
-        return finish(cls, [], {}, attrs, regions=[parser.parse_region()])
-
-    def print(self, printer: Printer) -> None:
-        if not print_attrs(printer, self):
-            printer.print_string(" {}")
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False,
-                             print_block_terminators=False)
 
     def verify_(self) -> None:
         if self.granularity is not None and self.granularity.value.data <= 0:
@@ -489,7 +457,7 @@ class SetTransferMaskStateOp(WithDebugName):
         parser.parse_type()  # the mask value is an index, whatever is written
         parser.parse_punctuation(",")
         rtype = parser.parse_type()
-        return finish(cls, [parser.resolve_operand(value, IndexType())], {}, attrs, [rtype])
+        return finish(cls, [parser.resolve_operand(value, IndexType())], attrs, [rtype])
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" mask_value(")

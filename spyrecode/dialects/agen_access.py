@@ -55,7 +55,14 @@ from spyrecode.dialects.dataflow_types import (
     is_vector_like,
     lanes,
 )
-from spyrecode.dialects.directives import Body, BodyUnless, EntryArg, PresentTypes, Subscripts
+from spyrecode.dialects.directives import (
+    Body,
+    BodyUnless,
+    EntryArg,
+    PresentTypes,
+    RegionIfNoDict,
+    Subscripts,
+)
 from spyrecode.dialects.syntax import WithDebugName, set_size
 
 MEMORY_EFFECTS = (MemoryReadEffect(), MemoryWriteEffect())
@@ -109,7 +116,7 @@ def body_region(body: Block | None, arg_types: Sequence[Attribute]) -> Region:
 # syntax: pieces of the ops' assembly formats (directives.py holds the custom directives)
 # --------------------------------------------------------------------------------------------
 
-DIRECTIVES = (Subscripts, PresentTypes, EntryArg, Body, BodyUnless)
+DIRECTIVES = (Subscripts, PresentTypes, EntryArg, RegionIfNoDict, Body, BodyUnless)
 
 
 def access(memref: str, operands: str, amap: str, label: str | None = None,
@@ -125,7 +132,9 @@ NEW_LINE = "`\\n` ` `"  # the upstream layout: time loop and attributes on lines
 TIME_SYMBOLS = "`time_symbols` `(` $time_symbols `)`"
 LOAD_IV = "`load_iv` `(` custom<EntryArg>(ref($body)) `)`"
 MULTICAST = "(`multicast_info` `=` $multicast_info^)?"
-ATTRS_AND_BODY = "`\\n` attr-dict `\\n` `` custom<Body>($body) `:`"
+# attributes, then the region (`RegionIfNoDict` tells the two `{` apart), then `:`
+ATTRS = "`\\n` custom<RegionIfNoDict>(ref($body)) attr-dict"
+ATTRS_AND_BODY = f"{ATTRS} `\\n` `` custom<Body>($body) `:`"
 
 
 # --------------------------------------------------------------------------------------------

@@ -69,7 +69,12 @@ from spyrecode.dialects.dataflow_types import (
     RoutingDirection,
     is_vector_like,
 )
-from spyrecode.dialects.directives import ImplicitBody, ProgramUnits, Segments
+from spyrecode.dialects.directives import (
+    ImplicitBody,
+    ProgramUnits,
+    Segments,
+    SegmentsIfNoDict,
+)
 from spyrecode.dialects.syntax import (
     WithDebugName,
     ancestor,
@@ -528,10 +533,11 @@ class GetPagedLogicalMemoryViewOp(IRDLOperation):
     data = result_def(MemRefType)
     traits = traits_def(NoMemoryEffect())
     irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = ("$unit `,` $start_addr attr-dict "
-                       "custom<Segments>($page_start_addrs, $idx_sets) `:` type($unit) `,` "
-                       "type($start_addr) `,` type($data)")
-    custom_directives = (Segments,)
+    assembly_format = ("$unit `,` $start_addr "
+                       "custom<SegmentsIfNoDict>(ref($page_start_addrs), ref($idx_sets)) "
+                       "attr-dict custom<Segments>($page_start_addrs, $idx_sets) `:` "
+                       "type($unit) `,` type($start_addr) `,` type($data)")
+    custom_directives = (SegmentsIfNoDict, Segments)
 
     def __init__(self, unit: SSAValue, start: SSAValue, layout_map: AffineMap,
                  pages: Sequence[tuple[AffineSet, SSAValue]], result_type: MemRefType):

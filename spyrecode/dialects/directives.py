@@ -4,9 +4,12 @@ named before their region, the region itself with its implicit terminator, key/v
 lists, per-unit region lists, keyword operand groups and type lists that follow the operands
 actually present. Each directive prints what it parses; parse errors are located.
 
-Region arguments written before the region (`load_iv(%x:T)`, `iter_arg : %u`) need two
-directives: the format parses the attribute dictionary in between, so the one that reads the
-arguments leaves them in the parsing state for the one that reads the region.
+Two things need a pair of directives. Region arguments written before the region
+(`load_iv(%x:T)`, `iter_arg : %u`): the format parses the attribute dictionary in between, so
+the directive that reads the arguments leaves them in the parsing state for the one that reads
+the region. An optional dictionary right before a `{`-opened construct: attr-dict would take
+the construct for a dictionary, so a directive placed before attr-dict looks ahead and, when
+no dictionary is written, reads the construct early (`RegionIfNoDict`, `SegmentsIfNoDict`).
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from xdsl.irdl.declarative_assembly_format import (
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, SingleBlockImplicitTerminator
+from xdsl.utils.mlir_lexer import MLIRToken, MLIRTokenKind
 
 from ktir.dialects.subscripts import parse_ssa_subscripts, print_ssa_subscripts
 
@@ -66,6 +70,47 @@ def with_terminator(region: Region, op_type: type[IRDLOperation]) -> Region:
         if last is None or not last.has_trait(IsTerminator, value_if_unregistered=False):
             block.add_op(trait.op_type.create())
     return region
+
+
+def _peek(parser: Parser, n: int) -> list[MLIRToken]:
+    """The next n tokens (fewer at the end of the input), left unread; xDSL's parser has no
+    public look-ahead."""
+    state = parser._parser_state  # pyright: ignore[reportPrivateUsage]
+    lexer = state.lexer
+    pos, tok = lexer.pos, state.current_token
+    t = [tok]
+    try:
+        while len(t) < n and t[-1].kind != MLIRTokenKind.EOF:
+            t.append(lexer.lex())
+    finally:
+        lexer.pos, state.current_token = pos, tok
+    return t
+
+
+def _next_brace(parser: Parser) -> str | None:
+    """What the next token opens: "dictionary" (`{ name = ...`, or `{}` followed by `{`),
+    "region" (any other `{`) or None."""
+    t = _peek(parser, 3)
+    if t[0].kind != MLIRTokenKind.L_BRACE:
+        return None
+    kinds = [x.kind for x in t[1:]]
+    if kinds in ([MLIRTokenKind.R_BRACE, MLIRTokenKind.L_BRACE],
+                 [MLIRTokenKind.BARE_IDENT, MLIRTokenKind.EQUAL],
+                 [MLIRTokenKind.STRING_LIT, MLIRTokenKind.EQUAL]):
+        return "dictionary"
+    return "region"
+
+
+def _read_region(parser: Parser, state: ParsingState, var: RegionVariable) -> None:
+    """Parse a region with the entry arguments an earlier directive named, if any, and the
+    op's implicit terminator."""
+    args = _entry_args(state).pop(var.index, None)
+    var.set(state, with_terminator(parser.parse_region(args), state.op_type))
+
+
+def _region_read(state: ParsingState, var: RegionVariable) -> bool:
+    """Whether `RegionIfNoDict` already read the region."""
+    return state.regions[var.index] is not None
 
 
 def _operand_count(state: ParsingState, var: OperandDirective) -> int:
@@ -177,6 +222,7 @@ class ProgramUnits(CustomDirective):
         else:
             names = parser.parse_comma_separated_list(Parser.Delimiter.NONE,
                                                       parser.parse_unresolved_operand)
+            _entry_args(state)[self.body.index] = []  # no argument, and no `^bb0(...)` either
         self.units.set(state, names)
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
@@ -193,6 +239,24 @@ class ProgramUnits(CustomDirective):
 
 
 @irdl_custom_directive
+class RegionIfNoDict(CustomDirective):
+    """Right before an `attr-dict` that a region follows (both open with `{`): reads the
+    region here when no dictionary is written, so that attr-dict does not take it for one;
+    the region's own directive then has nothing left to read. Prints `{}` for an op with no
+    attributes or properties at all, as the dialect always has."""
+
+    body: RegionVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        if _next_brace(parser) == "region":
+            _read_region(parser, state, self.body)
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        if not op.attributes and not op.properties:
+            printer.print_string(" {}")
+
+
+@irdl_custom_directive
 class Body(CustomDirective):
     """`{ ... }`: a single-block region whose arguments, if any, an earlier directive named;
     the op's implicit terminator is added when missing. Terminators are printed."""
@@ -202,8 +266,8 @@ class Body(CustomDirective):
     PRINT_TERMINATORS: ClassVar[bool] = True
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        args = _entry_args(state).pop(self.body.index, None)
-        self.body.set(state, with_terminator(parser.parse_region(args), state.op_type))
+        if not _region_read(state, self.body):
+            _read_region(parser, state, self.body)
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
         state.print_whitespace(printer)
@@ -227,17 +291,15 @@ class BodyUnless(CustomDirective):
     other: OptionalOperandVariable
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        region = parser.parse_region()
+        if not _region_read(state, self.body):
+            _read_region(parser, state, self.body)
         self._check(parser, state)
-        self.body.set(state, with_terminator(region, state.op_type))
 
     def parse_optional(self, parser: Parser, state: ParsingState) -> None:
-        region = parser.parse_optional_region()
-        if region is None:
+        if _region_read(state, self.body) or _next_brace(parser) is not None:
+            self.parse(parser, state)
+        else:
             self.set_empty(state)
-            return
-        self._check(parser, state)
-        self.body.set(state, with_terminator(region, state.op_type))
 
     def _check(self, parser: Parser, state: ParsingState) -> None:
         if _operand_count(state, self.other):
@@ -492,6 +554,8 @@ class Segments(CustomDirective):
     sets: AttributeVariable
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
+        if self.sets.name in state.properties:  # read by SegmentsIfNoDict
+            return
         parser.parse_punctuation("{")
         parser.parse_keyword("segments")
         parser.parse_punctuation("=")
@@ -531,3 +595,16 @@ class Segments(CustomDirective):
                     printer.print_ssa_value(a)
                     printer.print_string(")")
             printer.print_string("}")
+
+
+class SegmentsIfNoDict(Segments):
+    """`Segments` read right before an attr-dict that they follow, when no dictionary comes
+    first (attr-dict would take `{segments = ...` for one); prints nothing."""
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        t = _peek(parser, 2)
+        if t[0].kind == MLIRTokenKind.L_BRACE and len(t) > 1 and t[1].text == "segments":
+            super().parse(parser, state)
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        pass

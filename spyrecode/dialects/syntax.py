@@ -1,22 +1,20 @@
-"""Pieces the DataflowIR dialects share to build and verify their ops, and what their few
-hand-written parsers share.
+"""Pieces the DataflowIR dialects share to build and verify their ops.
 
-Almost every op has an `assembly_format` (its custom directives are in directives.py), with
+Every op but two has an `assembly_format` (its custom directives are in directives.py), with
 `ParsePropInAttrDict` because upstream writes inherent attributes (our properties) inside the
-attribute dictionary. The ops whose dictionary a format cannot parse or print split it with
-`finish` and print it with `print_attrs`.
+attribute dictionary; the two whose dictionary a format cannot read build the parsed op with
+`finish`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TypeVar
 
 from xdsl.dialects.builtin import AffineSetAttr, IntegerAttr, StringAttr, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import IRDLOperation, opt_prop_def
-from xdsl.printer import Printer
-from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
 from xdsl.utils.exceptions import VerifyException
 
 from ktir import affine
@@ -51,35 +49,17 @@ def props(values: Mapping[str, Attribute | None]) -> dict[str, Attribute]:
     return {k: v for k, v in sorted(values.items()) if v is not None}
 
 
-def split_properties(op_cls: type[IRDLOperation],
-                     attrs: Mapping[str, Attribute]) -> tuple[dict[str, Attribute],
-                                                              dict[str, Attribute]]:
-    """Split a parsed attribute dictionary into the op's properties and the other attributes."""
-    names = op_cls.get_irdl_definition().properties
-    return ({k: v for k, v in attrs.items() if k in names},
-            {k: v for k, v in attrs.items() if k not in names})
+OpT = TypeVar("OpT", bound=IRDLOperation)
 
 
-def finish(cls: type[IRDLOperation], operands: Sequence, given: Mapping[str, Attribute],
-           attrs: Mapping[str, Attribute], result_types: Sequence = (),
-           regions: Sequence = ()):
-    """Build a parsed op from its parts: `given` holds the properties its syntax spells
-    outside the attribute dictionary, `attrs` the dictionary (split into properties and
-    attributes). Ops with an implicit terminator get it, an empty region a block first."""
-    props_, attrs_ = split_properties(cls, attrs)
-    op = cls.build(operands=operands, result_types=result_types,
-                   properties={**props_, **given}, attributes=attrs_, regions=regions)
-    if (trait := op.get_trait(SingleBlockImplicitTerminator)) is not None:
-        ensure_terminator(op, trait)
-    return op
-
-
-def print_attrs(printer: Printer, op: Operation, elided: Sequence[str] = ()) -> bool:
-    """Print properties and attributes together as one MLIR attribute dictionary (sorted by
-    name, as MLIR does, so built and parsed ops print alike); False if nothing printed."""
-    return printer.print_op_attributes(
-        dict(sorted({**op.properties, **op.attributes}.items())),
-        reserved_attr_names=("operandSegmentSizes", *elided))
+def finish(cls: type[OpT], operands: Sequence, attrs: Mapping[str, Attribute],
+           result_types: Sequence = ()) -> OpT:
+    """Build a parsed op from its operands, result types and attribute dictionary, whose
+    entries naming a property of the op become that property (as ParsePropInAttrDict does)."""
+    names = cls.get_irdl_definition().properties
+    return cls.build(operands=operands, result_types=result_types,
+                     properties={k: v for k, v in attrs.items() if k in names},
+                     attributes={k: v for k, v in attrs.items() if k not in names})
 
 
 def ancestor(op: Operation, cls: type[Operation] | tuple[type[Operation], ...]

@@ -545,7 +545,7 @@ class ConstantBitstreamOp(IRDLOperation):
         attrs["value"] = ArrayAttr([IntegerAttr(_signed64(v.value.data), i64)  # type: ignore
                                     for v in value])
         parser.parse_punctuation(":")
-        return finish(cls, [], {}, attrs, [parser.parse_type()])
+        return finish(cls, [], attrs, [parser.parse_type()])
 
     def print(self, printer: Printer) -> None:
         hexes = ", ".join(f"0x{v:X}" for v in self.values)
