@@ -54,8 +54,15 @@ from xdsl.traits import MemoryWriteEffect, SingleBlockImplicitTerminator, ensure
 from xdsl.utils.exceptions import VerifyException
 
 from spyrecode.dialects.agen_access import (
+    ATTRS,
+    ATTRS_AND_BODY,
+    DIRECTIVES,
+    LOAD_IV,
     MEMORY_EFFECTS,
+    MULTICAST,
+    NEW_LINE,
     OPTIONS,
+    TIME_SYMBOLS,
     Access,
     AgenDirectionAttr,
     DirectAccess,
@@ -64,21 +71,13 @@ from spyrecode.dialects.agen_access import (
     TimedOp,
     TimeLoop,
     YieldOp,
+    access,
     body_region,
     composite_ops,
-    index_operands,
     loaded_vector,
     no_arguments,
     nothing_yielded,
-    parse_access,
-    parse_iv,
-    parse_multicast,
-    parse_time_symbols,
     pattern,
-    print_access,
-    print_multicast,
-    print_tail,
-    print_time,
     stored_vector,
     time_props,
     verify_access,
@@ -97,14 +96,12 @@ from spyrecode.dialects.agen_indirect import (
     SymbolicVectorStoreOp,
 )
 from spyrecode.dialects.dataflow_types import RoutingDirection, VectorLike
+from spyrecode.dialects.directives import ImplicitBody, RegionIfNoDict
 from spyrecode.dialects.syntax import (
     WithDebugName,
     finish,
     i32_attr,
     opt,
-    parse_attrs_before_region,
-    parse_types,
-    print_attrs,
     props,
     str_attr,
 )
@@ -124,6 +121,9 @@ class VectorLoadOp(DirectAccess, LoadsPattern, WithDebugName):
     result = result_def(VectorLike)
     traits = traits_def(*MEMORY_EFFECTS)
     irdl_options = OPTIONS
+    assembly_format = (access("mem_ref", "map_operands", "affine_map")
+                       + f" {MULTICAST} attr-dict `:` type($mem_ref) `,` type($result)")
+    custom_directives = DIRECTIVES
 
     def __init__(self, memref: SSAValue, indices: Sequence[SSAValue], map: AffineMap | None,
                  load_set: AffineSet, load_order: AffineMap, vector_type: Attribute,
@@ -133,23 +133,6 @@ class VectorLoadOp(DirectAccess, LoadsPattern, WithDebugName):
             properties=props({"affine_map": Access(memref, indices, map).map_attr(),
                               **pattern("load", load_set, load_order),
                               "dbgName": str_attr(dbg_name)}))
-
-    @classmethod
-    def parse(cls, parser: Parser) -> VectorLoadOp:
-        mem, amap, ops = parse_access(parser)
-        mc = parse_multicast(parser)
-        attrs = parser.parse_optional_attr_dict()
-        mtype, vtype = parse_types(parser, 2)
-        return finish(cls, [parser.resolve_operand(mem, mtype), index_operands(parser, ops),
-                            index_operands(parser, opt(mc))],
-                      {"affine_map": AffineMapAttr(amap)}, attrs, [vtype])
-
-    def print(self, printer: Printer) -> None:
-        self.print_direct(printer)
-        print_multicast(printer, self.multicast_info)
-        print_attrs(printer, self, ("affine_map",))
-        printer.print_string(" : ")
-        printer.print_list((self.mem_ref.type, self.result.type), printer.print_attribute)
 
     def verify_(self) -> None:
         n = verify_pattern("loaded", self.verify_direct(), "load", self.load_set,
@@ -167,6 +150,9 @@ class VectorStoreOp(DirectAccess, StoresPattern, WithDebugName):
     value_to_store = operand_def(VectorLike)
     traits = traits_def(*MEMORY_EFFECTS)
     irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = ("$value_to_store `,` " + access("mem_ref", "map_operands", "affine_map")
+                       + " attr-dict `:` type($mem_ref) `,` type($value_to_store)")
+    custom_directives = DIRECTIVES
 
     def __init__(self, value: SSAValue, memref: SSAValue, indices: Sequence[SSAValue],
                  map: AffineMap | None, store_set: AffineSet, store_order: AffineMap,
@@ -176,27 +162,6 @@ class VectorStoreOp(DirectAccess, StoresPattern, WithDebugName):
             properties=props({"affine_map": Access(memref, indices, map).map_attr(),
                               **pattern("store", store_set, store_order),
                               "dbgName": str_attr(dbg_name)}))
-
-    @classmethod
-    def parse(cls, parser: Parser) -> VectorStoreOp:
-        value = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        mem, amap, ops = parse_access(parser)
-        attrs = parser.parse_optional_attr_dict()
-        mtype, vtype = parse_types(parser, 2)
-        return finish(cls, [parser.resolve_operand(value, vtype),
-                            parser.resolve_operand(mem, mtype), index_operands(parser, ops)],
-                      {"affine_map": AffineMapAttr(amap)}, attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_ssa_value(self.value_to_store)
-        printer.print_string(",")
-        self.print_direct(printer)
-        print_attrs(printer, self, ("affine_map",))
-        printer.print_string(" : ")
-        printer.print_list((self.mem_ref.type, self.value_to_store.type),
-                           printer.print_attribute)
 
     def verify_(self) -> None:
         n = verify_pattern("stored", self.verify_direct(), "store", self.store_set,
@@ -235,6 +200,12 @@ class CompositeLoadAndStoreOp(TimedOp, LoadsPattern, StoresPattern):
     store_time_addr_map = prop_def(AffineMapAttr)
     dir = opt_prop_def(AgenDirectionAttr)
     irdl_options = OPTIONS
+    assembly_format = (
+        access("src_mem_ref", "src_map_operands", "src_map", "src") + " "
+        + access("dst_mem_ref", "dst_map_operands", "dst_map", "dst")
+        + f" {NEW_LINE} {TIME_SYMBOLS} `,` {LOAD_IV} (`,` `multicast_info` `=` "
+        f"$multicast_info^)? {ATTRS_AND_BODY} type($src_mem_ref) `,` type($dst_mem_ref)")
+    custom_directives = DIRECTIVES
 
     def __init__(self, src: Access, dst: Access, load_set: AffineSet, load_order: AffineMap,
                  store_set: AffineSet, store_order: AffineMap, time: TimeLoop,
@@ -263,33 +234,6 @@ class CompositeLoadAndStoreOp(TimedOp, LoadsPattern, StoresPattern):
     @property
     def dst(self) -> Access:
         return Access(self.dst_mem_ref, tuple(self.dst_map_operands), self.dst_map.data)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CompositeLoadAndStoreOp:
-        src, smap, sops = parse_access(parser, "src")
-        dst, dmap, dops = parse_access(parser, "dst")
-        syms = parse_time_symbols(parser)
-        parser.parse_punctuation(",")
-        iv = parse_iv(parser)
-        mc = parse_multicast(parser, ",")
-        attrs = parse_attrs_before_region(parser)
-        region = parser.parse_region([iv])
-        stype, dtype = parse_types(parser, 2)
-        return finish(cls, [parser.resolve_operand(src, stype),
-                            parser.resolve_operand(dst, dtype), index_operands(parser, sops),
-                            index_operands(parser, dops), index_operands(parser, opt(mc)),
-                            index_operands(parser, syms)],
-                      {"src_map": AffineMapAttr(smap), "dst_map": AffineMapAttr(dmap)}, attrs,
-                      regions=[region])
-
-    def print(self, printer: Printer) -> None:
-        print_access(printer, "src", self.src_mem_ref, self.src_map, self.src_map_operands)
-        print_access(printer, "dst", self.dst_mem_ref, self.dst_map, self.dst_map_operands)
-        printer.print_string("\n ")
-        print_time(printer, self.time_symbols, self.load_iv)
-        print_multicast(printer, self.multicast_info, ", ")
-        print_tail(printer, self, self.body, (self.src_mem_ref.type, self.dst_mem_ref.type),
-                   ("src_map", "dst_map"))
 
     def verify_(self) -> None:
         srank = verify_access("source", self.src_mem_ref, self.src_map, self.src_map_operands)
@@ -320,6 +264,10 @@ class CompositeLoadOp(DirectAccess, TimedOp, LoadsPattern):
     name = "agen.composite_load"
     time_addr_map = prop_def(AffineMapAttr)
     irdl_options = OPTIONS
+    assembly_format = (access("mem_ref", "map_operands", "affine_map")
+                       + f" {NEW_LINE} {TIME_SYMBOLS} `` `(` custom<EntryArg>(ref($body)) `)`"
+                       f" {ATTRS_AND_BODY} type($mem_ref)")
+    custom_directives = DIRECTIVES
 
     def __init__(self, src: Access, load_set: AffineSet, load_order: AffineMap,
                  time: TimeLoop, time_addr_map: AffineMap, vector_type: Attribute,
@@ -332,24 +280,6 @@ class CompositeLoadOp(DirectAccess, TimedOp, LoadsPattern):
                               **time_props(time, time_addr_map=time_addr_map),
                               "dbgName": str_attr(dbg_name)}))
         ensure_terminator(self, self.get_trait(SingleBlockImplicitTerminator))
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CompositeLoadOp:
-        mem, amap, ops = parse_access(parser)
-        syms = parse_time_symbols(parser)
-        iv = parse_iv(parser, None)
-        attrs = parse_attrs_before_region(parser)
-        region = parser.parse_region([iv])
-        (mtype,) = parse_types(parser, 1)
-        return finish(cls, [parser.resolve_operand(mem, mtype), index_operands(parser, ops),
-                            index_operands(parser, syms)],
-                      {"affine_map": AffineMapAttr(amap)}, attrs, regions=[region])
-
-    def print(self, printer: Printer) -> None:
-        self.print_direct(printer)
-        printer.print_string("\n ")
-        print_time(printer, self.time_symbols, self.load_iv, "")
-        print_tail(printer, self, self.body, (self.mem_ref.type,), ("affine_map",))
 
     def verify_(self) -> None:
         rank = self.verify_direct()
@@ -382,6 +312,12 @@ class CompositeStoreOp(DirectAccess, TimedOp):
     store_order = opt_prop_def(AffineMapAttr)
     time_addr_map = prop_def(AffineMapAttr)
     irdl_options = OPTIONS
+    assembly_format = (
+        access("mem_ref", "map_operands", "affine_map")
+        + f" {NEW_LINE} (`input_vector` `=` $input_vector^)? {TIME_SYMBOLS} {ATTRS}"
+        " (`\\n` `` custom<BodyUnless>($body, ref($input_vector))^)? `:`"
+        " custom<PresentTypes>(type($mem_ref), type($input_vector))")
+    custom_directives = DIRECTIVES
 
     def __init__(self, dst: Access, time: TimeLoop, time_addr_map: AffineMap,
                  store_set: AffineSet | None = None, store_order: AffineMap | None = None,
@@ -395,37 +331,6 @@ class CompositeStoreOp(DirectAccess, TimedOp):
                               **time_props(time, time_addr_map=time_addr_map),
                               "dbgName": str_attr(dbg_name)}))
         ensure_terminator(self, self.get_trait(SingleBlockImplicitTerminator))
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CompositeStoreOp:
-        mem, amap, ops = parse_access(parser)
-        vec = None
-        if parser.parse_optional_keyword("input_vector") is not None:
-            parser.parse_punctuation("=")
-            vec = parser.parse_unresolved_operand()
-        syms = parse_time_symbols(parser)
-        attrs = parse_attrs_before_region(parser)
-        region = parser.parse_optional_region()
-        if region is not None and vec is not None:
-            parser.raise_error("a composite_store has either input_vector or a region")
-        types = parse_types(parser, 1 + len(opt(vec)))
-        return finish(cls, [parser.resolve_operand(mem, types[0]), index_operands(parser, ops),
-                            [parser.resolve_operand(vec, types[1])] if vec else [],
-                            index_operands(parser, syms)],
-                      {"affine_map": AffineMapAttr(amap)}, attrs,
-                      regions=[region or Region(Block())])
-
-    def print(self, printer: Printer) -> None:
-        self.print_direct(printer)
-        printer.print_string("\n ")
-        vec = self.input_vector
-        if vec is not None:
-            printer.print_string("input_vector = ")
-            printer.print_ssa_value(vec)
-            printer.print_string(" ")
-        print_time(printer, self.time_symbols, None)
-        print_tail(printer, self, None if vec is not None else self.body,
-                   (self.mem_ref.type, *(() if vec is None else (vec.type,))), ("affine_map",))
 
     def verify_(self) -> None:
         rank = self.verify_direct()
@@ -455,6 +360,9 @@ class CompositeMemoryInterleaveOp(WithDebugName):
     body = region_def("single_block")
     traits = lazy_traits_def(lambda: (*MEMORY_EFFECTS, SingleBlockImplicitTerminator(YieldOp)))
     irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = ("custom<RegionIfNoDict>(ref($body)) attr-dict "
+                       "custom<ImplicitBody>($body)")
+    custom_directives = (RegionIfNoDict, ImplicitBody)
 
     def __init__(self, ops: Sequence[Operation], granularity: int | None = None,
                  dbg_name: str | None = None):
@@ -462,18 +370,6 @@ class CompositeMemoryInterleaveOp(WithDebugName):
             "granularity": i32_attr(granularity),
             "dbgName": str_attr(dbg_name)}))
         ensure_terminator(self, self.get_trait(SingleBlockImplicitTerminator))
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CompositeMemoryInterleaveOp:
-        attrs = parse_attrs_before_region(parser)
-        return finish(cls, [], {}, attrs, regions=[parser.parse_region()])
-
-    def print(self, printer: Printer) -> None:
-        if not print_attrs(printer, self):
-            printer.print_string(" {}")
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False,
-                             print_block_terminators=False)
 
     def verify_(self) -> None:
         if self.granularity is not None and self.granularity.value.data <= 0:
@@ -531,6 +427,9 @@ class SetTransferMaskStateOp(WithDebugName):
 
     @classmethod
     def parse(cls, parser: Parser) -> SetTransferMaskStateOp:
+        """Hand-written: the dictionary's maskA, maskB, ... strings become two count arrays."""
+        # attr-dict keeps a dictionary entry as it is; these turn into other properties
+
         parser.parse_keyword("mask_value")
         parser.parse_punctuation("(")
         value = parser.parse_unresolved_operand()
@@ -554,8 +453,11 @@ class SetTransferMaskStateOp(WithDebugName):
                                                         for k in letters])
             attrs["num_masked_elements"] = ArrayAttr([IntegerAttr(specs[k][1], i32)
                                                       for k in letters])
-        _, rtype = parse_types(parser, 2)
-        return finish(cls, [parser.resolve_operand(value, IndexType())], {}, attrs, [rtype])
+        parser.parse_punctuation(":")
+        parser.parse_type()  # the mask value is an index, whatever is written
+        parser.parse_punctuation(",")
+        rtype = parser.parse_type()
+        return finish(cls, [parser.resolve_operand(value, IndexType())], attrs, [rtype])
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" mask_value(")

@@ -1,6 +1,7 @@
 """What every `agen` op is built from (shared/spec/dataflow-ir.md §3): the direction
-attribute, `Access` / `TimeLoop` for builders, the parse/print/verify pieces of the upstream
-syntax (`%m[subscripts]`, `time_symbols(...)`, `load_iv(%x:T)`, `multicast_info = %m`), the
+attribute, `Access` / `TimeLoop` for builders, the pieces of upstream's syntax that the ops'
+assembly formats share (`%m[subscripts]`, `time_symbols(...)`, `load_iv(%x:T)`,
+`multicast_info = %m`; the custom directives are in directives.py), the verify pieces, the
 field groups the ops share, and `agen.yield`. The ops are in agen.py and agen_indirect.py.
 """
 
@@ -38,8 +39,6 @@ from xdsl.irdl import (
     region_def,
     var_operand_def,
 )
-from xdsl.parser import Parser, UnresolvedOperand
-from xdsl.printer import Printer
 from xdsl.traits import (
     HasParent,
     IsTerminator,
@@ -50,18 +49,21 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from ktir.dialects.subscripts import parse_ssa_subscripts, print_ssa_subscripts
 from spyrecode.dialects.dataflow_types import (
     RoutingDirection,
     element_type,
     is_vector_like,
     lanes,
 )
-from spyrecode.dialects.syntax import (
-    WithDebugName,
-    print_attrs,
-    set_size,
+from spyrecode.dialects.directives import (
+    Body,
+    BodyUnless,
+    EntryArg,
+    PresentTypes,
+    RegionIfNoDict,
+    Subscripts,
 )
+from spyrecode.dialects.syntax import WithDebugName, set_size
 
 MEMORY_EFFECTS = (MemoryReadEffect(), MemoryWriteEffect())
 OPTIONS = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
@@ -111,92 +113,28 @@ def body_region(body: Block | None, arg_types: Sequence[Attribute]) -> Region:
 
 
 # --------------------------------------------------------------------------------------------
-# parsing and printing pieces
+# syntax: pieces of the ops' assembly formats (directives.py holds the custom directives)
 # --------------------------------------------------------------------------------------------
 
-ParsedAccess = tuple[UnresolvedOperand, AffineMap, list[UnresolvedOperand]]
+DIRECTIVES = (Subscripts, PresentTypes, EntryArg, RegionIfNoDict, Body, BodyUnless)
 
 
-def parse_access(parser: Parser, keyword: str | None = None) -> ParsedAccess:
-    """`keyword:%m[subscripts]` (or `%m[subscripts]`)."""
-    if keyword is not None:
-        parser.parse_keyword(keyword)
-        parser.parse_punctuation(":")
-    memref = parser.parse_unresolved_operand()
-    amap, operands = parse_ssa_subscripts(parser)
-    return memref, amap, operands
+def access(memref: str, operands: str, amap: str, label: str | None = None,
+           optional: bool = False) -> str:
+    """`label:%m[subscripts]` (or `%m[subscripts]`): a memref operand, the subscript operands
+    and the property holding their map; `optional`: the whole access may be left out."""
+    head = f"`{label}` `` `:` `` " if label else ""
+    text = f"{head}${memref}{'^' if optional else ''} `` custom<Subscripts>(${operands}, ${amap})"
+    return f"({text})?" if optional else text
 
 
-def print_access(printer: Printer, keyword: str | None, memref: SSAValue,
-                 amap: AffineMapAttr, operands: Sequence[SSAValue]) -> None:
-    printer.print_string(" " if keyword is None else f" {keyword}:")
-    printer.print_ssa_value(memref)
-    print_ssa_subscripts(printer, amap.data, operands)
-
-
-def index_operands(parser: Parser, names: Sequence[UnresolvedOperand]) -> list[SSAValue]:
-    return [parser.resolve_operand(n, IndexType()) for n in names]
-
-
-def parse_time_symbols(parser: Parser) -> list[UnresolvedOperand]:
-    parser.parse_keyword("time_symbols")
-    return parser.parse_comma_separated_list(Parser.Delimiter.PAREN,
-                                             parser.parse_unresolved_operand)
-
-
-def parse_iv(parser: Parser, keyword: str | None = "load_iv"):
-    """`load_iv(%x:T)` (or `(%x:T)`): the region argument holding the loaded vector."""
-    if keyword is not None:
-        parser.parse_keyword(keyword)
-    parser.parse_punctuation("(")
-    arg = parser.parse_argument()
-    parser.parse_punctuation(")")
-    return arg
-
-
-def parse_multicast(parser: Parser, lead: str = "") -> UnresolvedOperand | None:
-    """`multicast_info = %m`, optionally introduced by `lead` punctuation."""
-    if lead and parser.parse_optional_punctuation(lead) is None:
-        return None
-    if parser.parse_optional_keyword("multicast_info") is None:
-        if lead:
-            parser.raise_error("expected 'multicast_info'")
-        return None
-    parser.parse_punctuation("=")
-    return parser.parse_unresolved_operand()
-
-
-def print_multicast(printer: Printer, value: SSAValue | None, lead: str = " ",
-                    tail: str = "") -> None:
-    if value is not None:
-        printer.print_string(f"{lead}multicast_info = ")
-        printer.print_ssa_value(value)
-        printer.print_string(tail)
-
-
-def print_time(printer: Printer, symbols: Sequence[SSAValue], iv: BlockArgument | None,
-               iv_keyword: str = ", load_iv") -> None:
-    printer.print_string("time_symbols(")
-    printer.print_list(symbols, printer.print_ssa_value)
-    printer.print_string(")")
-    if iv is not None:
-        printer.print_string(f"{iv_keyword}(")
-        printer.print_ssa_value(iv)
-        printer.print_string(":")
-        printer.print_attribute(iv.type)
-        printer.print_string(")")
-
-
-def print_tail(printer: Printer, op: Operation, body: Region | None,
-               types: Sequence[Attribute], elided: Sequence[str] = ()) -> None:
-    """Attributes and region on lines of their own, then `: types` (upstream's layout)."""
-    printer.print_string("\n")
-    print_attrs(printer, op, elided)
-    if body is not None:
-        printer.print_string("\n")
-        printer.print_region(body, print_entry_block_args=False, print_block_terminators=True)
-    printer.print_string(" : ")
-    printer.print_list(types, printer.print_attribute)
+NEW_LINE = "`\\n` ` `"  # the upstream layout: time loop and attributes on lines of their own
+TIME_SYMBOLS = "`time_symbols` `(` $time_symbols `)`"
+LOAD_IV = "`load_iv` `(` custom<EntryArg>(ref($body)) `)`"
+MULTICAST = "(`multicast_info` `=` $multicast_info^)?"
+# attributes, then the region (`RegionIfNoDict` tells the two `{` apart), then `:`
+ATTRS = "`\\n` custom<RegionIfNoDict>(ref($body)) attr-dict"
+ATTRS_AND_BODY = f"{ATTRS} `\\n` `` custom<Body>($body) `:`"
 
 
 # --------------------------------------------------------------------------------------------
@@ -355,9 +293,6 @@ class DirectAccess(IRDLOperation):
     @property
     def access(self) -> Access:
         return Access(self.mem_ref, tuple(self.map_operands), self.affine_map.data)
-
-    def print_direct(self, printer: Printer) -> None:
-        print_access(printer, None, self.mem_ref, self.affine_map, self.map_operands)
 
     def verify_direct(self) -> int:
         return verify_access("memref", self.mem_ref, self.affine_map, self.map_operands)

@@ -31,35 +31,30 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.parser import Parser, UnresolvedOperand
-from xdsl.printer import Printer
 from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
 from xdsl.utils.exceptions import VerifyException
 
 from spyrecode.dialects.agen_access import (
+    ATTRS_AND_BODY,
+    DIRECTIVES,
+    LOAD_IV,
     MEMORY_EFFECTS,
+    MULTICAST,
+    NEW_LINE,
     OPTIONS,
+    TIME_SYMBOLS,
     Access,
     LoadsPattern,
-    ParsedAccess,
     StoresPattern,
     TimedOp,
     TimeLoop,
+    access,
     body_region,
-    index_operands,
     loaded_vector,
     memref_type,
     no_arguments,
     nothing_yielded,
-    parse_access,
-    parse_iv,
-    parse_multicast,
-    parse_time_symbols,
     pattern,
-    print_access,
-    print_multicast,
-    print_tail,
-    print_time,
     stored_vector,
     time_props,
     verify_access,
@@ -72,13 +67,8 @@ from spyrecode.dialects.dataflow import GetLogicalMemoryViewOp
 from spyrecode.dialects.dataflow_types import VectorLike, element_type, is_vector_like
 from spyrecode.dialects.syntax import (
     WithDebugName,
-    finish,
     is_identity,
     opt,
-    parse_attrs_before_region,
-    parse_types,
-    peek,
-    print_attrs,
     props,
     str_attr,
 )
@@ -132,13 +122,6 @@ class IndirectPair(WithDebugName):
         return [("indirect", self.indirect_memref, self.indirect_map, self.indirect_map_indices),
                 ("direct", self.direct_memref, self.direct_map, self.direct_map_indices)]
 
-    def print_pair(self, printer: Printer) -> None:
-        for kw, mem, amap, ops in self.sides():
-            assert mem is not None
-            assert amap is not None
-            print_access(printer, kw, mem, amap, ops)
-        print_multicast(printer, self.multicast_info)
-
     def verify_pair(self) -> int:
         """Verify both sides; the rank of the direct memref."""
         return verify_sides(self.sides())["direct"]
@@ -154,21 +137,12 @@ def pair_props(indirect: Access, direct: Access, dbg_name: str | None
             "dbgName": str_attr(dbg_name)}
 
 
-def parse_pair(parser: Parser) -> tuple[ParsedAccess, ParsedAccess, UnresolvedOperand | None]:
-    """`indirect:%i[...] direct:%d[...] (multicast_info = %m)?`."""
-    return parse_access(parser, "indirect"), parse_access(parser, "direct"), \
-        parse_multicast(parser)
-
-
-def resolve_pair(parser: Parser, ind: ParsedAccess, dire: ParsedAccess,
-                 mc: UnresolvedOperand | None, types: Sequence[Attribute]
-                 ) -> tuple[list, dict[str, Attribute]]:
-    """The operands and subscript maps of a parsed pair, given the two memref types."""
-    return ([parser.resolve_operand(ind[0], types[0]), parser.resolve_operand(dire[0], types[1]),
-             index_operands(parser, ind[2]), index_operands(parser, dire[2]),
-             index_operands(parser, opt(mc))],
-            {"indirect_map": AffineMapAttr(ind[1]), "direct_map": AffineMapAttr(dire[1])})
-
+# `indirect:%i[...] direct:%d[...] (multicast_info = %m)?`
+PAIR = (f"{access('indirect_memref', 'indirect_map_indices', 'indirect_map', 'indirect')} "
+        f"{access('direct_memref', 'direct_map_indices', 'direct_map', 'direct')} {MULTICAST}")
+# `%m[indices:(%a, %b), strides:(%c, %d)]`
+SYMBOLIC = ("$memref `[` `indices` `` `:` `` `(` $indices `)` `,` `strides` `` `:` `` `(` "
+            "$strides `)` `]`")
 
 _SIDES = ("indirect_src", "direct_src", "indirect_dst", "direct_dst")
 
@@ -206,6 +180,13 @@ class CompositeIndirectLoadAndStoreOp(TimedOp, LoadsPattern, StoresPattern):
     store_indirect_time_addr_map = opt_prop_def(AffineMapAttr)
     store_direct_time_addr_map = prop_def(AffineMapAttr)
     irdl_options = OPTIONS
+    assembly_format = (
+        " ".join(access(f"{k}_memref", f"{k}_map_indices", f"{k}_map", k,
+                        optional=k.startswith("indirect")) for k in _SIDES)
+        + f" {NEW_LINE} {MULTICAST} {TIME_SYMBOLS} `,` {LOAD_IV} {ATTRS_AND_BODY}"
+        " custom<PresentTypes>(type($indirect_src_memref), type($direct_src_memref)) `,`"
+        " custom<PresentTypes>(type($indirect_dst_memref), type($direct_dst_memref))")
+    custom_directives = DIRECTIVES
 
     def __init__(self, direct_src: Access, direct_dst: Access, load_set: AffineSet,
                  load_order: AffineMap, store_set: AffineSet, store_order: AffineMap,
@@ -237,39 +218,6 @@ class CompositeIndirectLoadAndStoreOp(TimedOp, LoadsPattern, StoresPattern):
     def sides(self) -> list[Side]:
         return [(k, getattr(self, f"{k}_memref"), getattr(self, f"{k}_map"),
                  getattr(self, f"{k}_map_indices")) for k in _SIDES]
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CompositeIndirectLoadAndStoreOp:
-        parsed: dict[str, ParsedAccess] = {}
-        for kw in _SIDES:
-            if kw.startswith("direct") or peek(parser, 1)[0].text == kw:
-                parsed[kw] = parse_access(parser, kw)
-        mc = parse_multicast(parser)
-        syms = parse_time_symbols(parser)
-        parser.parse_punctuation(",")
-        iv = parse_iv(parser)
-        attrs = parse_attrs_before_region(parser)
-        region = parser.parse_region([iv])
-        types = dict(zip(parsed, parse_types(parser, len(parsed)), strict=True))
-        return finish(
-            cls,
-            [*[[parser.resolve_operand(parsed[k][0], types[k])] if k in parsed else []
-               for k in _SIDES],
-             *[index_operands(parser, parsed[k][2]) if k in parsed else [] for k in _SIDES],
-             index_operands(parser, opt(mc)), index_operands(parser, syms)],
-            {f"{k}_map": AffineMapAttr(v[1]) for k, v in parsed.items()}, attrs,
-            regions=[region])
-
-    def print(self, printer: Printer) -> None:
-        for kw, mem, amap, ops in self.sides():
-            if mem is not None and amap is not None:
-                print_access(printer, kw, mem, amap, ops)
-        printer.print_string("\n ")
-        print_multicast(printer, self.multicast_info, lead="", tail=" ")
-        print_time(printer, self.time_symbols, self.load_iv)
-        print_tail(printer, self, self.body,
-                   [m.type for _, m, _, _ in self.sides() if m is not None],
-                   [f"{k}_map" for k in _SIDES])
 
     def verify_(self) -> None:
         ranks = verify_sides(self.sides())
@@ -307,6 +255,9 @@ class CompositeIndirectLoadOp(IndirectPair, TimedOp, LoadsPattern):
     name = "agen.composite_indirect_load"
     time_addr_map = prop_def(AffineMapAttr)
     irdl_options = OPTIONS
+    assembly_format = (f"{PAIR} {NEW_LINE} {TIME_SYMBOLS} `,` {LOAD_IV} {ATTRS_AND_BODY} "
+                       "type($indirect_memref) `,` type($direct_memref)")
+    custom_directives = DIRECTIVES
 
     def __init__(self, indirect: Access, direct: Access, load_set: AffineSet,
                  load_order: AffineMap, time: TimeLoop, time_addr_map: AffineMap,
@@ -319,26 +270,6 @@ class CompositeIndirectLoadOp(IndirectPair, TimedOp, LoadsPattern):
                               **pattern("load", load_set, load_order),
                               **time_props(time, time_addr_map=time_addr_map)}))
         ensure_terminator(self, self.get_trait(SingleBlockImplicitTerminator))
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CompositeIndirectLoadOp:
-        ind, dire, mc = parse_pair(parser)
-        syms = parse_time_symbols(parser)
-        parser.parse_punctuation(",")
-        iv = parse_iv(parser)
-        attrs = parse_attrs_before_region(parser)
-        region = parser.parse_region([iv])
-        operands, maps = resolve_pair(parser, ind, dire, mc, parse_types(parser, 2))
-        return finish(cls, [*operands, index_operands(parser, syms)], maps, attrs,
-                      regions=[region])
-
-    def print(self, printer: Printer) -> None:
-        self.print_pair(printer)
-        printer.print_string("\n ")
-        print_time(printer, self.time_symbols, self.load_iv)
-        print_tail(printer, self, self.body,
-                   (self.indirect_memref.type, self.direct_memref.type),
-                   ("indirect_map", "direct_map"))
 
     def verify_(self) -> None:
         rank = self.verify_pair()
@@ -359,6 +290,9 @@ class CompositeIndirectStoreOp(IndirectPair, TimedOp, StoresPattern):
     name = "agen.composite_indirect_store"
     time_addr_map = prop_def(AffineMapAttr)
     irdl_options = OPTIONS
+    assembly_format = (f"{PAIR} {NEW_LINE} {TIME_SYMBOLS} {ATTRS_AND_BODY} "
+                       "type($indirect_memref) `,` type($direct_memref)")
+    custom_directives = DIRECTIVES
 
     def __init__(self, indirect: Access, direct: Access, store_set: AffineSet,
                  store_order: AffineMap, time: TimeLoop, time_addr_map: AffineMap,
@@ -370,24 +304,6 @@ class CompositeIndirectStoreOp(IndirectPair, TimedOp, StoresPattern):
             properties=props({**pair_props(indirect, direct, dbg_name),
                               **pattern("store", store_set, store_order),
                               **time_props(time, time_addr_map=time_addr_map)}))
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CompositeIndirectStoreOp:
-        ind, dire, mc = parse_pair(parser)
-        syms = parse_time_symbols(parser)
-        attrs = parse_attrs_before_region(parser)
-        region = parser.parse_region()
-        operands, maps = resolve_pair(parser, ind, dire, mc, parse_types(parser, 2))
-        return finish(cls, [*operands, index_operands(parser, syms)], maps, attrs,
-                      regions=[region])
-
-    def print(self, printer: Printer) -> None:
-        self.print_pair(printer)
-        printer.print_string("\n ")
-        print_time(printer, self.time_symbols, None)
-        print_tail(printer, self, self.body,
-                   (self.indirect_memref.type, self.direct_memref.type),
-                   ("indirect_map", "direct_map"))
 
     def verify_(self) -> None:
         rank = self.verify_pair()
@@ -407,6 +323,9 @@ class IndirectVectorLoadOp(IndirectPair, LoadsPattern):
     result = result_def(VectorLike)
     traits = traits_def(*MEMORY_EFFECTS)
     irdl_options = OPTIONS
+    assembly_format = (f"{PAIR} attr-dict `:` type($indirect_memref) `,` type($direct_memref) "
+                       "`,` type($result)")
+    custom_directives = DIRECTIVES
 
     def __init__(self, indirect: Access, direct: Access, load_set: AffineSet,
                  load_order: AffineMap, vector_type: Attribute,
@@ -415,21 +334,6 @@ class IndirectVectorLoadOp(IndirectPair, LoadsPattern):
                          result_types=[vector_type],
                          properties=props({**pair_props(indirect, direct, dbg_name),
                                            **pattern("load", load_set, load_order)}))
-
-    @classmethod
-    def parse(cls, parser: Parser) -> IndirectVectorLoadOp:
-        ind, dire, mc = parse_pair(parser)
-        attrs = parser.parse_optional_attr_dict()
-        types = parse_types(parser, 3)
-        operands, maps = resolve_pair(parser, ind, dire, mc, types)
-        return finish(cls, operands, maps, attrs, [types[2]])
-
-    def print(self, printer: Printer) -> None:
-        self.print_pair(printer)
-        print_attrs(printer, self, ("indirect_map", "direct_map"))
-        printer.print_string(" : ")
-        printer.print_list((self.indirect_memref.type, self.direct_memref.type,
-                            self.result.type), printer.print_attribute)
 
     def verify_(self) -> None:
         n = verify_pattern("direct", self.verify_pair(), "load", self.load_set,
@@ -447,6 +351,9 @@ class IndirectVectorStoreOp(IndirectPair, StoresPattern):
     value = operand_def(VectorLike)
     traits = traits_def(*MEMORY_EFFECTS)
     irdl_options = OPTIONS
+    assembly_format = (f"$value {PAIR} attr-dict `:` type($value) `,` type($indirect_memref) "
+                       "`,` type($direct_memref)")
+    custom_directives = DIRECTIVES
 
     def __init__(self, value: SSAValue, indirect: Access, direct: Access,
                  store_set: AffineSet, store_order: AffineMap,
@@ -454,24 +361,6 @@ class IndirectVectorStoreOp(IndirectPair, StoresPattern):
         super().__init__(operands=[value, *pair_operands(indirect, direct, multicast_info)],
                          properties=props({**pair_props(indirect, direct, dbg_name),
                                            **pattern("store", store_set, store_order)}))
-
-    @classmethod
-    def parse(cls, parser: Parser) -> IndirectVectorStoreOp:
-        value = parser.parse_unresolved_operand()
-        ind, dire, mc = parse_pair(parser)
-        attrs = parser.parse_optional_attr_dict()
-        vtype, *types = parse_types(parser, 3)
-        operands, maps = resolve_pair(parser, ind, dire, mc, types)
-        return finish(cls, [parser.resolve_operand(value, vtype), *operands], maps, attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_ssa_value(self.value)
-        self.print_pair(printer)
-        print_attrs(printer, self, ("indirect_map", "direct_map"))
-        printer.print_string(" : ")
-        printer.print_list((self.value.type, self.indirect_memref.type,
-                            self.direct_memref.type), printer.print_attribute)
 
     def verify_(self) -> None:
         n = verify_pattern("direct", self.verify_pair(), "store", self.store_set,
@@ -485,30 +374,6 @@ class SymbolicAccess(WithDebugName):
     memref = operand_def(MemRefType)
     indices = var_operand_def(IndexType)
     strides = var_operand_def(IndexType)
-
-    @staticmethod
-    def parse_bracket(parser: Parser) -> tuple[UnresolvedOperand, list[UnresolvedOperand],
-                                               list[UnresolvedOperand]]:
-        mem = parser.parse_unresolved_operand()
-        parser.parse_punctuation("[")
-        lists = []
-        for i, kw in enumerate(("indices", "strides")):
-            if i:
-                parser.parse_punctuation(",")
-            parser.parse_keyword(kw)
-            parser.parse_punctuation(":")
-            lists.append(parser.parse_comma_separated_list(Parser.Delimiter.PAREN,
-                                                           parser.parse_unresolved_operand))
-        parser.parse_punctuation("]")
-        return mem, lists[0], lists[1]
-
-    def print_bracket(self, printer: Printer) -> None:
-        printer.print_ssa_value(self.memref)
-        printer.print_string("[indices:(")
-        printer.print_list(self.indices, printer.print_ssa_value)
-        printer.print_string("), strides:(")
-        printer.print_list(self.strides, printer.print_ssa_value)
-        printer.print_string(")]")
 
     def verify_symbolic(self, vector: Attribute, kind: str, aset: AffineSetAttr | None,
                         order: AffineMapAttr | None) -> None:
@@ -552,6 +417,9 @@ class SymbolicVectorLoadOp(SymbolicAccess):
     result = result_def(VectorLike)
     traits = traits_def(*MEMORY_EFFECTS)
     irdl_options = OPTIONS
+    assembly_format = (f"{SYMBOLIC} (`,` `multicast_info` `(` $multicast_info^ `)`)? attr-dict "
+                       "`:` type($memref) `,` type($result)")
+    custom_directives = DIRECTIVES
 
     def __init__(self, memref: SSAValue, indices: Sequence[SSAValue],
                  strides: Sequence[SSAValue], vector_type: Attribute,
@@ -559,32 +427,6 @@ class SymbolicVectorLoadOp(SymbolicAccess):
         super().__init__(operands=[memref, indices, strides, opt(multicast_info)],
                          result_types=[vector_type],
                          properties=props({"dbgName": str_attr(dbg_name)}))
-
-    @classmethod
-    def parse(cls, parser: Parser) -> SymbolicVectorLoadOp:
-        mem, idx, strides = cls.parse_bracket(parser)
-        mc = None
-        if parser.parse_optional_punctuation(",") is not None:
-            parser.parse_keyword("multicast_info")
-            parser.parse_punctuation("(")
-            mc = parser.parse_unresolved_operand()
-            parser.parse_punctuation(")")
-        attrs = parser.parse_optional_attr_dict()
-        mtype, vtype = parse_types(parser, 2)
-        return finish(cls, [parser.resolve_operand(mem, mtype), index_operands(parser, idx),
-                            index_operands(parser, strides), index_operands(parser, opt(mc))],
-                      {}, attrs, [vtype])
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        self.print_bracket(printer)
-        if self.multicast_info is not None:
-            printer.print_string(", multicast_info(")
-            printer.print_ssa_value(self.multicast_info)
-            printer.print_string(")")
-        print_attrs(printer, self)
-        printer.print_string(" : ")
-        printer.print_list((self.memref.type, self.result.type), printer.print_attribute)
 
     def verify_(self) -> None:
         self.verify_symbolic(self.result.type, "load", self.load_set, self.load_order)
@@ -601,32 +443,14 @@ class SymbolicVectorStoreOp(SymbolicAccess):
     store_order = opt_prop_def(AffineMapAttr)
     traits = traits_def(*MEMORY_EFFECTS)
     irdl_options = OPTIONS
+    assembly_format = (f"$value_to_store `,` {SYMBOLIC} attr-dict `:` type($memref) `,` "
+                       "type($value_to_store)")
+    custom_directives = DIRECTIVES
 
     def __init__(self, value: SSAValue, memref: SSAValue, indices: Sequence[SSAValue],
                  strides: Sequence[SSAValue], dbg_name: str | None = None):
         super().__init__(operands=[value, memref, indices, strides],
                          properties=props({"dbgName": str_attr(dbg_name)}))
-
-    @classmethod
-    def parse(cls, parser: Parser) -> SymbolicVectorStoreOp:
-        value = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        mem, idx, strides = cls.parse_bracket(parser)
-        attrs = parser.parse_optional_attr_dict()
-        mtype, vtype = parse_types(parser, 2)
-        return finish(cls, [parser.resolve_operand(value, vtype),
-                            parser.resolve_operand(mem, mtype), index_operands(parser, idx),
-                            index_operands(parser, strides)], {}, attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_ssa_value(self.value_to_store)
-        printer.print_string(", ")
-        self.print_bracket(printer)
-        print_attrs(printer, self)
-        printer.print_string(" : ")
-        printer.print_list((self.memref.type, self.value_to_store.type),
-                           printer.print_attribute)
 
     def verify_(self) -> None:
         self.verify_symbolic(self.value_to_store.type, "store", self.store_set,

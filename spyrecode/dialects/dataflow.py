@@ -48,8 +48,6 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.traits import (
     HasParent,
     IsTerminator,
@@ -60,7 +58,6 @@ from xdsl.traits import (
     ensure_terminator,
 )
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from ktir import affine
 from spyrecode.dialects.dataflow_types import (
@@ -72,14 +69,16 @@ from spyrecode.dialects.dataflow_types import (
     RoutingDirection,
     is_vector_like,
 )
+from spyrecode.dialects.directives import (
+    ImplicitBody,
+    ProgramUnits,
+    Segments,
+    SegmentsIfNoDict,
+)
 from spyrecode.dialects.syntax import (
     WithDebugName,
     ancestor,
-    finish,
     i32_attr,
-    parse_types,
-    peek,
-    print_attrs,
     props,
     str_attr,
 )
@@ -199,6 +198,10 @@ class ProgramUnitOp(IRDLOperation):
     precision = opt_prop_def(StringAttr)
     body = region_def("single_block")
     traits = traits_def(SingleBlockImplicitTerminator(ReturnOp))
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = ("custom<ProgramUnits>($units, ref($body)) attr-dict `:` "
+                       "custom<ImplicitBody>($body)")
+    custom_directives = (ProgramUnits, ImplicitBody)
 
     def __init__(self, units: Sequence[SSAValue], body: Block | Region | None = None,
                  precision: str | None = None):
@@ -225,39 +228,6 @@ class ProgramUnitOp(IRDLOperation):
     def unit_ops(self) -> list[GetUnitOp]:
         """The `get_unit` of each listed unit (in order)."""
         return [u for v in self.units if (u := unit_of(v)) is not None]
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ProgramUnitOp:
-        arg = None
-        if parser.parse_optional_keyword("iter_arg") is not None:
-            parser.parse_punctuation(":")
-            arg = parser.parse_argument(expect_type=False)
-            parser.parse_punctuation("->")
-            names = parser.parse_comma_separated_list(Parser.Delimiter.PAREN,
-                                                      parser.parse_unresolved_operand)
-        else:
-            names = parser.parse_comma_separated_list(Parser.Delimiter.NONE,
-                                                      parser.parse_unresolved_operand)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        region = parser.parse_region([arg.resolve(IndexType())] if arg is not None else [])
-        return finish(cls, [[parser.resolve_operand(n, IndexType()) for n in names]], {}, attrs,
-                      regions=[region])
-
-    def print(self, printer: Printer) -> None:
-        if (arg := self.iter_arg) is not None:
-            printer.print_string(" iter_arg : ")
-            printer.print_ssa_value(arg)
-            printer.print_string(" -> (")
-            printer.print_list(self.units, printer.print_ssa_value)
-            printer.print_string(")")
-        else:
-            printer.print_string(" ")
-            printer.print_list(self.units, printer.print_ssa_value)
-        print_attrs(printer, self)
-        printer.print_string(" : ")
-        printer.print_region(self.body, print_entry_block_args=False,
-                             print_block_terminators=False)
 
     def verify_(self) -> None:
         if not self.units:
@@ -354,6 +324,8 @@ class CreateMulticastGroupOp(IRDLOperation):
     count = prop_def(IntegerAttr[I32])
     result = result_def(IndexType)
     traits = traits_def(NoMemoryEffect())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "`(` $producer `->` `(` $consumers `)` `)` attr-dict `:` type($result)"
 
     def __init__(self, producer: SSAValue, consumers: Sequence[SSAValue], group_id: int,
                  num_consumers: int | None = None, count: int = 0):
@@ -362,30 +334,6 @@ class CreateMulticastGroupOp(IRDLOperation):
                          properties=props({"num_consumers": IntegerAttr(n, i32),
                                            "group_id": IntegerAttr(group_id, i32),
                                            "count": IntegerAttr(count, i32)}))
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CreateMulticastGroupOp:
-        idx = IndexType()
-        parser.parse_punctuation("(")
-        producer = parser.resolve_operand(parser.parse_unresolved_operand(), idx)
-        parser.parse_punctuation("->")
-        consumers = parser.parse_comma_separated_list(
-            Parser.Delimiter.PAREN, lambda: parser.resolve_operand(
-                parser.parse_unresolved_operand(), idx))
-        parser.parse_punctuation(")")
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        return finish(cls, [producer, consumers], {}, attrs, [parser.parse_type()])
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string("(")
-        printer.print_ssa_value(self.producer)
-        printer.print_string(" -> (")
-        printer.print_list(self.consumers, printer.print_ssa_value)
-        printer.print_string("))")
-        print_attrs(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
         n = self.num_consumers.value.data
@@ -584,6 +532,12 @@ class GetPagedLogicalMemoryViewOp(IRDLOperation):
     idx_sets = prop_def(ArrayAttr[AffineSetAttr])
     data = result_def(MemRefType)
     traits = traits_def(NoMemoryEffect())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = ("$unit `,` $start_addr "
+                       "custom<SegmentsIfNoDict>(ref($page_start_addrs), ref($idx_sets)) "
+                       "attr-dict custom<Segments>($page_start_addrs, $idx_sets) `:` "
+                       "type($unit) `,` type($start_addr) `,` type($data)")
+    custom_directives = (SegmentsIfNoDict, Segments)
 
     def __init__(self, unit: SSAValue, start: SSAValue, layout_map: AffineMap,
                  pages: Sequence[tuple[AffineSet, SSAValue]], result_type: MemRefType):
@@ -591,62 +545,6 @@ class GetPagedLogicalMemoryViewOp(IRDLOperation):
             operands=[unit, start, [a for _, a in pages]], result_types=[result_type],
             properties={"idx_sets": ArrayAttr([AffineSetAttr(s) for s, _ in pages]),
                         "layout_map": AffineMapAttr(layout_map)})
-
-    @classmethod
-    def parse(cls, parser: Parser) -> GetPagedLogicalMemoryViewOp:
-        idx = IndexType()
-        unit = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        start = parser.parse_unresolved_operand()
-        t = peek(parser, 2)
-        attrs: dict[str, Attribute] = {}
-        if not (len(t) == 2 and t[1].kind == MLIRTokenKind.BARE_IDENT and t[1].text == "segments"):
-            attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation("{")
-        parser.parse_keyword("segments")
-        parser.parse_punctuation("=")
-        sets: list[AffineSetAttr] = []
-        addrs = []
-        while parser.parse_optional_keyword(f"page{len(sets)}") is not None:
-            parser.parse_punctuation(":")
-            parser.parse_punctuation("(")
-            parser.parse_keyword("idx_set")
-            parser.parse_punctuation("=")
-            pos = parser.pos
-            s = parser.parse_attribute()
-            if not isinstance(s, AffineSetAttr):
-                parser.raise_error("idx_set must be an affine_set", pos, parser.pos)
-            sets.append(s)
-            parser.parse_punctuation(",")
-            parser.parse_keyword("start_addr")
-            parser.parse_punctuation("=")
-            addrs.append(parser.parse_unresolved_operand())
-            parser.parse_punctuation(")")
-            if parser.parse_optional_punctuation(",") is None:
-                break
-        parser.parse_punctuation("}")
-        unit_t, start_t, rtype = parse_types(parser, 3)
-        return finish(cls, [parser.resolve_operand(unit, unit_t),
-                            parser.resolve_operand(start, start_t),
-                            [parser.resolve_operand(x, idx) for x in addrs]],
-                      {"idx_sets": ArrayAttr(sets)}, attrs, [rtype])
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list((self.unit, self.start_addr), printer.print_ssa_value)
-        print_attrs(printer, self, ("idx_sets",))
-        with printer.indented():
-            printer.print_string("\n{segments =")
-            with printer.indented():
-                for i, (s, a) in enumerate(zip(self.idx_sets, self.page_start_addrs,
-                                               strict=False)):
-                    printer.print_string(("," if i else "") + f"\npage{i}: (idx_set = ")
-                    printer.print_attribute(s)
-                    printer.print_string(", start_addr = ")
-                    printer.print_ssa_value(a)
-                    printer.print_string(")")
-            printer.print_string("} : index, index, ")
-        printer.print_attribute(self.data.type)
 
     def verify_(self) -> None:
         assert isinstance(self.data.type, MemRefType)

@@ -34,12 +34,11 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.traits import ConstantLike, MemoryWriteEffect, NoMemoryEffect, OpTrait
 from xdsl.utils.exceptions import VerifyException
 
-from spyrecode.dialects.syntax import ancestor, finish, print_attrs
+from spyrecode.dialects.directives import Pairs
+from spyrecode.dialects.syntax import ancestor
 
 SI64 = IntegerType(64, Signedness.SIGNED)
 _LOOPS = (scf.ForOp, scf.WhileOp, scf.ParallelOp, affine.ForOp, affine.ParallelOp)
@@ -111,38 +110,6 @@ class CreateSymbolOp(IRDLOperation):
         return None if self.symbol_id is None else self.symbol_id.value.data
 
 
-def parse_pairs(parser: Parser) -> list[tuple]:
-    """`([%k -> %v], ...)` (unresolved operands)."""
-
-    def pair() -> tuple:
-        parser.parse_punctuation("[")
-        k = parser.parse_unresolved_operand()
-        parser.parse_punctuation("->")
-        v = parser.parse_unresolved_operand()
-        parser.parse_punctuation("]")
-        return k, v
-
-    return parser.parse_comma_separated_list(Parser.Delimiter.PAREN, pair)
-
-
-def resolve_pairs(parser: Parser, pairs: Sequence[tuple], value_type: Attribute
-                  ) -> list[list[SSAValue]]:
-    """The `keys` (index) and `values` operands of parsed pairs."""
-    return [[parser.resolve_operand(k, IndexType()) for k, _ in pairs],
-            [parser.resolve_operand(v, value_type) for _, v in pairs]]
-
-
-def print_pairs(printer: Printer, keys: Sequence[SSAValue], values: Sequence[SSAValue]) -> None:
-    printer.print_string("(")
-    for i, (k, v) in enumerate(zip(keys, values, strict=False)):
-        printer.print_string(", [" if i else "[")
-        printer.print_ssa_value(k)
-        printer.print_string(" -> ")
-        printer.print_ssa_value(v)
-        printer.print_string("]")
-    printer.print_string(")")
-
-
 class QueryMapBase(IRDLOperation):
     """`(map:%m, key:%k) : T`: the lookup syntax `symbol.query_map` and `uniform.query_map`
     share; subclasses define `result`."""
@@ -150,34 +117,8 @@ class QueryMapBase(IRDLOperation):
     mapping = operand_def(IndexType)
     key = operand_def(IndexType)
     traits = traits_def(NoMemoryEffect())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> QueryMapBase:
-        parser.parse_punctuation("(")
-        parser.parse_keyword("map")
-        parser.parse_punctuation(":")
-        m = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        parser.parse_keyword("key")
-        parser.parse_punctuation(":")
-        k = parser.parse_unresolved_operand()
-        parser.parse_punctuation(")")
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        idx = IndexType()
-        return finish(cls, [parser.resolve_operand(m, idx), parser.resolve_operand(k, idx)], {},
-                      attrs, [t])
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string("(map:")
-        printer.print_ssa_value(self.mapping)
-        printer.print_string(", key:")
-        printer.print_ssa_value(self.key)
-        printer.print_string(")")
-        print_attrs(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.results[0].type)
+    assembly_format = ("`(` `map` `` `:` `` $mapping `,` `key` `` `:` `` $key `)` attr-dict "
+                       "`:` type($result)")
 
 
 def constant_key(v: SSAValue) -> Attribute | None:
@@ -213,21 +154,8 @@ class SymbolImmutableMappingOp(PairsTable):
     result = result_def(IndexType)
     traits = traits_def(NoMemoryEffect())
     irdl_options = (SameVariadicOperandSize(),)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> SymbolImmutableMappingOp:
-        pairs = parse_pairs(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        return finish(cls, resolve_pairs(parser, pairs, IndexType()), {}, attrs, [t])
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        print_pairs(printer, self.keys, self.values)
-        print_attrs(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+    assembly_format = "custom<Pairs>($keys, $values) attr-dict `:` type($result)"
+    custom_directives = (Pairs,)
 
     def verify_(self) -> None:
         if len(self.keys) != len(self.values) or not self.keys:

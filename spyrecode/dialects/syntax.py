@@ -1,24 +1,21 @@
-"""Pieces the DataflowIR dialects share to build, parse, print and verify their ops.
+"""Pieces the DataflowIR dialects share to build and verify their ops.
 
-Upstream writes inherent attributes (our properties) inside the attribute dictionary, so
-hand-written parsers split a parsed dictionary into properties and attributes, and printers
-print both as one sorted dictionary, as MLIR does. Several ops put an attribute dictionary right
-before a region; `parse_attrs_before_region` looks ahead to tell the two `{` apart.
+Every op but two has an `assembly_format` (its custom directives are in directives.py), with
+`ParsePropInAttrDict` because upstream writes inherent attributes (our properties) inside the
+attribute dictionary; the two whose dictionary a format cannot read build the parsed op with
+`finish`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TypeVar
 
 from xdsl.dialects.builtin import AffineSetAttr, IntegerAttr, StringAttr, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import IRDLOperation, opt_prop_def
-from xdsl.parser import Parser
-from xdsl.printer import Printer
-from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from ktir import affine
 
@@ -52,71 +49,17 @@ def props(values: Mapping[str, Attribute | None]) -> dict[str, Attribute]:
     return {k: v for k, v in sorted(values.items()) if v is not None}
 
 
-def split_properties(op_cls: type[IRDLOperation],
-                     attrs: Mapping[str, Attribute]) -> tuple[dict[str, Attribute],
-                                                              dict[str, Attribute]]:
-    """Split a parsed attribute dictionary into the op's properties and the other attributes."""
-    names = op_cls.get_irdl_definition().properties
-    return ({k: v for k, v in attrs.items() if k in names},
-            {k: v for k, v in attrs.items() if k not in names})
+OpT = TypeVar("OpT", bound=IRDLOperation)
 
 
-def finish(cls: type[IRDLOperation], operands: Sequence, given: Mapping[str, Attribute],
-           attrs: Mapping[str, Attribute], result_types: Sequence = (),
-           regions: Sequence = ()):
-    """Build a parsed op from its parts: `given` holds the properties its syntax spells
-    outside the attribute dictionary, `attrs` the dictionary (split into properties and
-    attributes). Ops with an implicit terminator get it, an empty region a block first."""
-    props_, attrs_ = split_properties(cls, attrs)
-    op = cls.build(operands=operands, result_types=result_types,
-                   properties={**props_, **given}, attributes=attrs_, regions=regions)
-    if (trait := op.get_trait(SingleBlockImplicitTerminator)) is not None:
-        ensure_terminator(op, trait)
-    return op
-
-
-def print_attrs(printer: Printer, op: Operation, elided: Sequence[str] = ()) -> bool:
-    """Print properties and attributes together as one MLIR attribute dictionary (sorted by
-    name, as MLIR does, so built and parsed ops print alike); False if nothing printed."""
-    return printer.print_op_attributes(
-        dict(sorted({**op.properties, **op.attributes}.items())),
-        reserved_attr_names=("operandSegmentSizes", *elided))
-
-
-def peek(parser: Parser, n: int) -> list:
-    """The next n tokens, without consuming them."""
-    state = parser._parser_state  # pyright: ignore[reportPrivateUsage]
-    lexer = state.lexer
-    pos, tok = lexer.pos, state.current_token
-    toks = [tok]
-    try:
-        while len(toks) < n and toks[-1].kind != MLIRTokenKind.EOF:
-            toks.append(lexer.lex())
-    finally:
-        lexer.pos, state.current_token = pos, tok
-    return toks
-
-
-def parse_attrs_before_region(parser: Parser) -> dict[str, Attribute]:
-    """An optional attribute dictionary directly followed by a region: both open with `{`, so
-    look ahead: `{ name = ...` or `{}` followed by `{` is a dictionary, anything else a region."""
-    t = peek(parser, 3)
-    if t[0].kind != MLIRTokenKind.L_BRACE or len(t) < 3:
-        return {}
-    empty = t[1].kind == MLIRTokenKind.R_BRACE and t[2].kind == MLIRTokenKind.L_BRACE
-    entry = (t[1].kind in (MLIRTokenKind.BARE_IDENT, MLIRTokenKind.STRING_LIT)
-             and t[2].kind == MLIRTokenKind.EQUAL)
-    return parser.parse_optional_attr_dict() if empty or entry else {}
-
-
-def parse_types(parser: Parser, n: int) -> list[Attribute]:
-    """`: T1, ..., Tn`."""
-    parser.parse_punctuation(":")
-    types = [parser.parse_type()]
-    for _ in range(n - 1):
-        parser.parse_punctuation(",")
-        types.append(parser.parse_type())
-    return types
+def finish(cls: type[OpT], operands: Sequence, attrs: Mapping[str, Attribute],
+           result_types: Sequence = ()) -> OpT:
+    """Build a parsed op from its operands, result types and attribute dictionary, whose
+    entries naming a property of the op become that property (as ParsePropInAttrDict does)."""
+    names = cls.get_irdl_definition().properties
+    return cls.build(operands=operands, result_types=result_types,
+                     properties={k: v for k, v in attrs.items() if k in names},
+                     attributes={k: v for k, v in attrs.items() if k not in names})
 
 
 def ancestor(op: Operation, cls: type[Operation] | tuple[type[Operation], ...]

@@ -17,6 +17,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Dialect, Operation, Region,
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
+    ParsePropInAttrDict,
     irdl_op_definition,
     opt_prop_def,
     prop_def,
@@ -26,8 +27,6 @@ from xdsl.irdl import (
     var_region_def,
     var_result_def,
 )
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.traits import (
     IsTerminator,
     NoMemoryEffect,
@@ -37,16 +36,13 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from spyrecode.dialects.dataflow import CreateGroupOp, GetUnitOp, ProgramUnitOp, unit_of
+from spyrecode.dialects.directives import Pairs, ResultTypes, UnitRegions, ValueType
 from spyrecode.dialects.symbol import (
     PairsTable,
     QueryMapBase,
     ScalarValue,
     constant_key,
-    parse_pairs,
-    print_pairs,
-    resolve_pairs,
 )
-from spyrecode.dialects.syntax import finish, print_attrs
 
 
 @irdl_op_definition
@@ -93,6 +89,9 @@ class DefImmutableMappingOp(PairsTable):
     result = result_def(IndexType)
     traits = traits_def(NoMemoryEffect())
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    assembly_format = ("`` custom<Pairs>($keys, $values) attr-dict `` `:` `` type($result) "
+                       "custom<ValueType>(type($values))")
+    custom_directives = (Pairs, ValueType)
 
     @property
     def value_type(self) -> Attribute:
@@ -102,24 +101,6 @@ class DefImmutableMappingOp(PairsTable):
         """The value of a key (same value, same unit name or same constant)."""
         want = _key_identity(key)
         return next((v for k, v in self.pairs if _key_identity(k) == want), None)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> DefImmutableMappingOp:
-        pairs = parse_pairs(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        rtype = parser.parse_type()
-        vtype = parser.parse_type() if parser.parse_optional_punctuation(",") else IndexType()
-        return finish(cls, resolve_pairs(parser, pairs, vtype), {}, attrs, [rtype])
-
-    def print(self, printer: Printer) -> None:
-        print_pairs(printer, self.keys, self.values)
-        print_attrs(printer, self)
-        printer.print_string(":")
-        printer.print_attribute(self.result.type)
-        if self.value_type != IndexType():
-            printer.print_string(", ")
-            printer.print_attribute(self.value_type)
 
     def verify_(self) -> None:
         if not self.keys or len(self.keys) != len(self.values):
@@ -200,6 +181,8 @@ class _UnitRegions(IRDLOperation):
     units = var_operand_def(IndexType)
     list_sizes = prop_def(ArrayAttr[IntegerAttr[I32]])
     cases = var_region_def("single_block")
+    irdl_options = (ParsePropInAttrDict(),)
+    custom_directives = (ResultTypes, UnitRegions)
 
     def _init(self, cases: Sequence[tuple[Sequence[SSAValue], Block]],
               result_types: Sequence[Attribute] | None = None) -> None:
@@ -227,41 +210,6 @@ class _UnitRegions(IRDLOperation):
             if any(_key_identity(u) == want for u in units):
                 return region
         return None
-
-    @classmethod
-    def _parse_cases(cls, parser: Parser,
-                     result_types: Sequence[Attribute] | None) -> _UnitRegions:
-        parser.parse_punctuation("{")
-        units: list[SSAValue] = []
-        sizes: list[int] = []
-        regions: list[Region] = []
-        while parser.parse_optional_punctuation("(") is not None:
-            arg = parser.parse_argument(expect_type=False)
-            parser.parse_punctuation("->")
-            names = parser.parse_comma_separated_list(Parser.Delimiter.NONE,
-                                                      parser.parse_unresolved_operand)
-            parser.parse_punctuation(")")
-            units += [parser.resolve_operand(n, IndexType()) for n in names]
-            sizes.append(len(names))
-            regions.append(parser.parse_region([arg.resolve(IndexType())]))
-        parser.parse_punctuation("}")
-        sizes_attr = ArrayAttr([IntegerAttr(s, i32) for s in sizes])
-        return finish(cls, [units], {"list_sizes": sizes_attr}, parser.parse_optional_attr_dict(),
-                      [] if result_types is None else [result_types], regions=[regions])
-
-    def _print_cases(self, printer: Printer) -> None:
-        printer.print_string(" {")
-        with printer.indented():
-            for region, units in zip(self.cases, self.unit_lists(), strict=False):
-                printer.print_string("\n(")
-                printer.print_ssa_value(region.block.args[0])
-                printer.print_string(" -> ")
-                printer.print_list(units, printer.print_ssa_value)
-                printer.print_string(") ")
-                printer.print_region(region, print_entry_block_args=False,
-                                     print_block_terminators=True)
-        printer.print_string("\n}")
-        print_attrs(printer, self, ("list_sizes",))
 
     def _verify_cases(self) -> None:
         sizes = [s.value.data for s in self.list_sizes]
@@ -300,30 +248,12 @@ class UniformizeRegionsOp(_UnitRegions):
     reg_locales = opt_prop_def(ArrayAttr, prop_name="regLocales")
     outputs = var_result_def()
     traits = traits_def(SingleBlockImplicitTerminator(YieldOp))
+    assembly_format = ("custom<ResultTypes>(type($outputs)) "
+                       "custom<UnitRegions>($units, $list_sizes, $cases) attr-dict")
 
     def __init__(self, cases: Sequence[tuple[Sequence[SSAValue], Block]],
                  result_types: Sequence[Attribute] = ()):
         self._init(cases, result_types)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> UniformizeRegionsOp:
-        types: list[Attribute] = []
-        if parser.parse_optional_punctuation("->") is not None:
-            types = (parser.parse_comma_separated_list(Parser.Delimiter.PAREN,
-                                                       parser.parse_type)
-                     if parser._current_token.text == "(" else [parser.parse_type()])  # pyright: ignore
-        return cls._parse_cases(parser, types)  # type: ignore[return-value]
-
-    def print(self, printer: Printer) -> None:
-        types = [r.type for r in self.outputs]
-        if len(types) == 1:
-            printer.print_string(" -> ")
-            printer.print_attribute(types[0])
-        elif types:
-            printer.print_string(" -> (")
-            printer.print_list(types, printer.print_attribute)
-            printer.print_string(")")
-        self._print_cases(printer)
 
     def verify_(self) -> None:
         self._verify_cases()
@@ -342,16 +272,10 @@ class EqualizePatternOp(_UnitRegions):
 
     name = "uniform.equalize_pattern"
     traits = traits_def(SingleBlockImplicitTerminator(YieldOp))
+    assembly_format = "custom<UnitRegions>($units, $list_sizes, $cases) attr-dict"
 
     def __init__(self, cases: Sequence[tuple[Sequence[SSAValue], Block]]):
         self._init(cases)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> EqualizePatternOp:
-        return cls._parse_cases(parser, None)  # type: ignore[return-value]
-
-    def print(self, printer: Printer) -> None:
-        self._print_cases(printer)
 
     def verify_(self) -> None:
         self._verify_cases()

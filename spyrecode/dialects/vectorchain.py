@@ -62,12 +62,12 @@ from spyrecode.dialects.dataflow_types import (
     element_type,
     lanes,
 )
+from spyrecode.dialects.directives import OperandAndResultTypes, OperandGroups
 from spyrecode.dialects.syntax import (
     WithDebugName,
     finish,
     is_identity,
     opt,
-    print_attrs,
     props,
     str_attr,
 )
@@ -533,6 +533,8 @@ class ConstantBitstreamOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> ConstantBitstreamOp:
+        """Hand-written: `value` sits in the attribute dictionary but prints in hex."""
+        # attr-dict prints an integer array as `[15360 : i64]`, and no directive reaches into it
         pos = parser.pos
         attrs = parser.parse_optional_attr_dict()
         value = attrs.get("value")
@@ -543,7 +545,7 @@ class ConstantBitstreamOp(IRDLOperation):
         attrs["value"] = ArrayAttr([IntegerAttr(_signed64(v.value.data), i64)  # type: ignore
                                     for v in value])
         parser.parse_punctuation(":")
-        return finish(cls, [], {}, attrs, [parser.parse_type()])
+        return finish(cls, [], attrs, [parser.parse_type()])
 
     def print(self, printer: Printer) -> None:
         hexes = ", ".join(f"0x{v:X}" for v in self.values)
@@ -595,7 +597,11 @@ class ShuffleOp(WithDebugName):
     repetition = prop_def(IntegerAttr[I32])
     output = result_def(VectorLike)
     traits = traits_def(Pure())
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
+    assembly_format = ("`input` `(` $input `)` custom<OperandGroups>($variable, $pad, $mask) "
+                       "attr-dict `:` custom<OperandAndResultTypes>(type($input), "
+                       "type($variable), type($pad), type($mask), type($output))")
+    custom_directives = (OperandGroups, OperandAndResultTypes)
 
     def __init__(self, input: SSAValue, indices: Sequence[int], repetition: int,
                  result_type: Attribute, variable: Sequence[SSAValue] = (),
@@ -614,53 +620,6 @@ class ShuffleOp(WithDebugName):
     @property
     def repeat(self) -> int:
         return self.repetition.value.data
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ShuffleOp:
-        one = parser.parse_unresolved_operand
-        parser.parse_keyword("input")
-        parser.parse_punctuation("(")
-        groups: dict[str, list] = {"input": [one()], "variable": [], "pad": [], "mask": []}
-        parser.parse_punctuation(")")
-        last = 0
-        while parser.parse_optional_punctuation(",") is not None:
-            pos = parser.pos
-            word = parser.parse_optional_identifier()
-            order = ["variable", "pad", "mask"]
-            if word not in order or order.index(word) < last:
-                parser.raise_error("expected 'variable', 'pad' or 'mask' (each once, in this "
-                                   "order)", pos, parser.pos)
-            last = order.index(word) + 1
-            groups[word] = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, one)
-            if word == "mask" and len(groups[word]) != 1:
-                parser.raise_error("mask takes one operand", pos, parser.pos)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        pos = parser.pos
-        types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
-        names = [n for g in groups.values() for n in g]
-        if len(types) != len(names) + 1:
-            parser.raise_error(f"expected {len(names) + 1} types (one per operand, then the "
-                               "result)", pos, parser.pos)
-        values = iter([parser.resolve_operand(n, t) for n, t in zip(names, types,
-                                                                       strict=False)])
-        operands: list = [[next(values) for _ in groups[k]] for k in groups]
-        return finish(cls, [operands[0][0], *operands[1:]], {}, attrs, [types[-1]])
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" input(")
-        printer.print_ssa_value(self.input)
-        printer.print_string(")")
-        mask = [self.mask] if self.mask is not None else []
-        for kw, values in (("variable", self.variable), ("pad", self.pad), ("mask", mask)):
-            if values:
-                printer.print_string(f", {kw}(")
-                printer.print_list(values, printer.print_ssa_value)
-                printer.print_string(")")
-        print_attrs(printer, self)
-        printer.print_string(" : ")
-        printer.print_list([o.type for o in self.operands] + [self.output.type],
-                           printer.print_attribute)
 
     def verify_(self) -> None:
         n_in, n_out = lanes(self.input.type), lanes(self.output.type)

@@ -15,7 +15,7 @@
 // CHECK-SAME:    %[[M:.*]]: memref<4x64xf16>, %[[U:.*]]: index, %[[I:.*]]: index)
 // CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    %[[V:.*]] = agen.vector_load %[[M]][%[[I]] * 2 - 1, %[[C0]]] {load_order = affine_map<(d0, d1) -> (d0, d1)>, load_set = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, ((d1 * -1) + 63) >= 0)>} : memref<4x64xf16>, vector<64xf16>
-// CHECK-NEXT:    %{{.*}} = agen.vector_load %[[M]][0, 0] multicast_info = %[[U]] {dbgName = "mc", load_order = {{.*}}} : memref<4x64xf16>, vector<64xf16>
+// CHECK-NEXT:    %{{.*}} = agen.vector_load %[[M]][0, 0] multicast_info = %[[U]] {load_order = {{.*}}, dbgName = "mc"} : memref<4x64xf16>, vector<64xf16>
 // CHECK-NEXT:    agen.vector_store %[[V]], %[[M]][%[[I]], 0] {store_order = affine_map<(d0, d1) -> (d0, d1)>, store_set = {{.*}}} : memref<4x64xf16>, vector<64xf16>
 func.func @vectors(%m: memref<4x64xf16>, %u: index, %i: index) {
   %c0 = arith.constant 0 : index
@@ -99,7 +99,7 @@ func.func @composites(%a: memref<4x64xf16>, %b: memref<4x64xf16>, %u: index, %n:
 // CHECK-NEXT:    agen.indirect_vector_store %[[V]] indirect:%[[IDX]][1] direct:%[[B]][0, 0] multicast_info = %[[U]] {store_order = {{.*}}} : vector<64xf16>, memref<4xi32>, memref<4x64xf16>
 // CHECK-NEXT:    agen.composite_indirect_load_and_store indirect_src:%[[IDX]][0] direct_src:%[[A]][0, 0] direct_dst:%[[B]][0, 0]
 // CHECK-NEXT:     time_symbols(), load_iv(%{{.*}}:vector<64xf16>)
-// CHECK-NEXT:     {load_direct_time_addr_map = affine_map<() -> (0, 0)>, load_indirect_time_addr_map = affine_map<() -> (0)>, {{.*}}}
+// CHECK-NEXT:     {load_indirect_time_addr_map = affine_map<() -> (0)>, load_direct_time_addr_map = affine_map<() -> (0, 0)>, {{.*}}}
 // CHECK:         } : memref<4xi32>, memref<4x64xf16>, memref<4x64xf16>
 // CHECK-NEXT:    agen.composite_indirect_load_and_store direct_src:%[[A]][0, 0] indirect_dst:%[[IDX]][0] direct_dst:%[[B]][0, 0]
 // CHECK-NEXT:     multicast_info = %[[U]] time_symbols(), load_iv(%{{.*}}:vector<64xf16>)
