@@ -38,6 +38,7 @@ from xdsl.ir import (
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
+    lazy_traits_def,
     opt_prop_def,
     prop_def,
     region_def,
@@ -48,6 +49,7 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import (
+    HasParent,
     IsolatedFromAbove,
     IsTerminator,
     NoTerminator,
@@ -57,6 +59,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from arch_descriptions.dialects import ktdf_arch_intrinsics as intrinsics
+from arch_descriptions.dialects.directives import Body, Endpoints, GroupNames
 from arch_descriptions.dialects.ktdf_arch_types import (
     ENDPOINT_TYPES,
     ExecUnitType,
@@ -64,8 +67,8 @@ from arch_descriptions.dialects.ktdf_arch_types import (
     MemoryType,
     PortType,
     article,
+    check_endpoint,
     parse_endpoint,
-    parse_endpoint_and_span,
     parse_resource_attrs,
     parse_short_type,
     parse_sparse_matrix,
@@ -206,6 +209,7 @@ class MemoryOp(_ResourceOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> MemoryOp:
+        """Upstream's custom<AttrDictOrAlias>(attr-dict), MLIR-style values: no xDSL format."""
         op = cls.create(result_types=[MemoryType()], attributes=parse_resource_attrs(parser))
         return op  # type: ignore[return-value]
 
@@ -247,6 +251,7 @@ class ExecUnitOp(_ResourceOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> ExecUnitOp:
+        """Upstream's custom<AttrDictOrAlias>(attr-dict), MLIR-style values: no xDSL format."""
         return cls.create(result_types=[ExecUnitType()],  # type: ignore[return-value]
                           attributes=parse_resource_attrs(parser))
 
@@ -271,6 +276,7 @@ class SwitchOp(_ResourceOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> SwitchOp:
+        """The `[N]` port count sets the results; `sparse<...>` connectivity: no format."""
         parser.parse_punctuation("[")
         pos = parser.pos
         n = parser.parse_integer(allow_negative=False, allow_boolean=False)
@@ -337,6 +343,7 @@ class DatapathOp(_ResourceOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> DatapathOp:
+        """Upstream's custom<AttrDictOrAlias>(attr-dict) before the operands: no format."""
         attrs = parse_resource_attrs(parser)
         src = parse_endpoint(parser, ENDPOINT_TYPES, "datapath source")
         parser.parse_keyword("to")
@@ -378,28 +385,13 @@ class YieldOp(IRDLOperation):
 
     name = "ktdf_arch.yield"
     values = var_operand_def(ExecUnitType)
-    traits = traits_def(IsTerminator())
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(GroupOp)))
+    assembly_format = "custom<Endpoints>($values) attr-dict"
+    custom_directives = (Endpoints,)
 
     def __init__(self, values: Sequence[SSAValue] = ()):
         super().__init__(operands=[list(values)])
 
-    @classmethod
-    def parse(cls, parser: Parser) -> YieldOp:
-        values: list[SSAValue] = []
-        if parser._current_token.kind == MLIRTokenKind.PERCENT_IDENT:
-            values = parser.parse_comma_separated_list(
-                parser.Delimiter.NONE, lambda: parse_endpoint(parser, (ExecUnitType,), "yielded"))
-        op = cls(values)
-        if (attrs := parser.parse_optional_attr_dict()):
-            op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        if self.operands:
-            printer.print_string(" ")
-            printer.print_list(self.operands, printer.print_ssa_value)
-        if self.attributes:
-            printer.print_op_attributes(self.attributes)
 
 
 @irdl_op_definition
@@ -414,6 +406,7 @@ class GroupOp(_ResourceOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> GroupOp:
+        """share() binds block arguments that shadow outer names, inside a prefix-free body."""
         start = parser.pos
         attrs = parse_resource_attrs(parser)
         parser.parse_keyword("share", " (a group lists the memories it captures: share(...))")
@@ -421,9 +414,9 @@ class GroupOp(_ResourceOp):
         shared: list[SSAValue] = []
 
         def capture() -> None:
-            value, span = parse_endpoint_and_span(parser, (MemoryType,), "share")
+            value, operand = check_endpoint(parser, (MemoryType,), "share")
             shared.append(value)
-            names.append(Parser.Argument(span, MemoryType()))
+            names.append(Parser.Argument(operand.span, MemoryType()))
 
         parser.parse_comma_separated_list(parser.Delimiter.PAREN, capture)
         saved, before = parser.ssa_values, set(parser.forward_ssa_references)
@@ -486,37 +479,15 @@ class PatternsOp(IRDLOperation):
     name = "ktdf_arch.patterns"
     groups = prop_def(ArrayAttr[StringAttr], default_value=ArrayAttr([]))
     body = region_def()
-    traits = traits_def(IsolatedFromAbove(), NoTerminator())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> PatternsOp:
-        groups: list[str] = []
-        if parser._current_token.kind == MLIRTokenKind.L_SQUARE:
-            groups = parser.parse_comma_separated_list(parser.Delimiter.SQUARE,
-                                                       parser.parse_str_literal)
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        region = parser.parse_region()
-        if region.blocks.first is None:
-            region.add_block(Block())
-        op = cls.create(properties={"groups": ArrayAttr([StringAttr(g) for g in groups])},
-                        attributes=dict(attrs.data) if attrs else {}, regions=[region])
-        return op  # type: ignore[return-value]
+    traits = lazy_traits_def(lambda: (IsolatedFromAbove(), NoTerminator(), HasParent(DeviceOp)))
+    assembly_format = "custom<GroupNames>($groups) attr-dict-with-keyword custom<Body>($body)"
+    custom_directives = (Body, GroupNames)
 
     @property
     def group_names(self) -> tuple[str, ...]:
         return tuple(g.data for g in self.groups.data)
 
-    def print(self, printer: Printer) -> None:
-        if self.groups.data:
-            printer.print_string(" [" + ", ".join(f'"{g}"' for g in self.group_names) + "]")
-        if self.attributes:
-            printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" ")
-        printer.print_region(self.body, print_empty_block=False)
-
     def verify_(self) -> None:
-        if not isinstance(self.parent_op(), DeviceOp):
-            raise VerifyException("'ktdf_arch.patterns' must sit directly in a ktdf_arch.device")
         for block in self.body.blocks:
             for child in block.ops:
                 if child.name != "pdl.pattern":
@@ -541,6 +512,7 @@ class DeviceOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> DeviceOp:
+        """MLIR-style attributes (no `: i64`) and custom<GraphOrImport>: no xDSL format."""
         name = parser.parse_symbol_name()
         props: dict[str, Attribute] = {"sym_name": name}
         attrs: dict[str, Attribute] = {}

@@ -24,11 +24,10 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute, Region, SSAValue, TypeAttribute
 from xdsl.irdl import irdl_attr_definition
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from arch_descriptions.dialects import ktdf_arch_intrinsics as intrinsics
@@ -210,11 +209,13 @@ def print_resource_attrs(printer: Printer, op: Operation, skip: Iterable[str] = 
 
 def parse_endpoint(parser: Parser, allowed: tuple[type[Attribute], ...], what: str) -> SSAValue:
     """An SSA operand that must already name a resource of one of the `allowed` types."""
-    return parse_endpoint_and_span(parser, allowed, what)[0]
+    return check_endpoint(parser, allowed, what)[0]
 
 
-def parse_endpoint_and_span(parser: Parser, allowed: tuple[type[Attribute], ...],
-                       what: str) -> tuple[SSAValue, Span]:
+def check_endpoint(parser: Parser, allowed: tuple[type[Attribute], ...],
+                   what: str) -> tuple[SSAValue, UnresolvedOperand]:
+    """Parse an operand that must already name a resource of one of the `allowed` types (a
+    located error otherwise); the value and the operand as written."""
     operand = parser.parse_unresolved_operand()
     name = operand.operand_name
     values = parser.ssa_values.get(name)
@@ -228,7 +229,7 @@ def parse_endpoint_and_span(parser: Parser, allowed: tuple[type[Attribute], ...]
         parser.raise_error(f"{what} '%{name}' is {article(short_type(value.type))}, expected "
                            + " or ".join(a.name.removeprefix("ktdf_arch.") for a in allowed),
                            operand.span.start, operand.span.end)
-    return value, operand.span
+    return value, operand
 
 
 def print_body(printer: Printer, region: Region) -> None:

@@ -39,8 +39,6 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import Parser, UnresolvedOperand
-from xdsl.printer import Printer
 from xdsl.traits import (
     HasParent,
     IsTerminator,
@@ -52,6 +50,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from scheduler.dialects.directives import BlockBody, CheckedType, Hidden
 from scheduler.dialects.ktdf_compute import (
     BufferPhaseOp,
     OpaqueOp,
@@ -80,9 +79,6 @@ from scheduler.dialects.ktdf_types import (
     UnitsMixin,
     as_region,
     drop_none,
-    parse_body,
-    parse_result_type,
-    print_body,
     units_attr,
 )
 
@@ -109,22 +105,11 @@ class CreateTokenOp(UniqueOpMixin):
     result = result_def(TokenType)
     unique_id = prop_def(IntegerAttr[IndexType])
     traits = traits_def(Pure())
+    assembly_format = "attr-dict `:` custom<CheckedType>(type($result)) custom<Hidden>($unique_id)"
+    custom_directives = (CheckedType, Hidden)
 
     def __init__(self):
         super().__init__(result_types=[TokenType()])
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CreateTokenOp:
-        attrs = parser.parse_optional_attr_dict()
-        parse_result_type(parser, TokenType(), cls.name)
-        op = cls()
-        op.attributes |= attrs
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
 
 
 @irdl_op_definition
@@ -153,6 +138,8 @@ class PipelineOp(IRDLOperation):
     modulo_attr = opt_prop_def(IntegerAttr[I64], prop_name="modulo")
     body = region_def("single_block")
     traits = traits_def(NoTerminator())
+    assembly_format = "(`modulo` `(` `size` `:` $modulo^ `)`)? custom<BlockBody>($body) attr-dict"
+    custom_directives = (BlockBody,)
 
     def __init__(self, body: Body = None, modulo: int | None = None):
         size = None if modulo is None else IntegerAttr(modulo, i64)
@@ -177,25 +164,6 @@ class PipelineOp(IRDLOperation):
     @property
     def private_op(self) -> PrivateOp | None:
         return next((op for op in self.body.block.ops if isinstance(op, PrivateOp)), None)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> PipelineOp:
-        modulo: int | None = None
-        if parser.parse_optional_keyword("modulo"):
-            parser.parse_punctuation("(")
-            parser.parse_keyword("size")
-            parser.parse_punctuation(":")
-            modulo = parser.parse_integer(allow_negative=True, allow_boolean=False)
-            parser.parse_punctuation(")")
-        op = cls(parse_body(parser), modulo)
-        op.attributes |= parser.parse_optional_attr_dict()
-        return op
-
-    def print(self, printer: Printer) -> None:
-        if self.modulo_attr is not None:
-            printer.print_string(f" modulo(size : {self.modulo})")
-        print_body(printer, self.body)
-        printer.print_op_attributes(self.attributes)
 
     def verify_(self) -> None:
         if self.modulo is not None and self.modulo < 1:
@@ -257,26 +225,6 @@ def _is_token_source(v: SSAValue) -> bool:
     return False
 
 
-def _parse_token_list(parser: Parser, keyword: str) -> list[SSAValue]:
-    parser.parse_keyword(keyword)
-    parser.parse_punctuation("(")
-    values: list[UnresolvedOperand] = []
-    if not parser.parse_optional_keyword("none"):
-        values = parser.parse_comma_separated_list(Parser.Delimiter.NONE,
-                                                   parser.parse_unresolved_operand)
-    parser.parse_punctuation(")")
-    return [parser.resolve_operand(v, TokenType()) for v in values]
-
-
-def _print_token_list(printer: Printer, keyword: str, values: Sequence[SSAValue]) -> None:
-    printer.print_string(f" {keyword}(")
-    if values:
-        printer.print_list(values, printer.print_ssa_value)
-    else:
-        printer.print_string("none")
-    printer.print_string(")")
-
-
 @irdl_op_definition
 class StageOp(UnitsMixin):
     """`ktdf.stage depends_in(%t0 | none) depends_out(%t1 | none) { ... } {applicable_units =
@@ -292,25 +240,15 @@ class StageOp(UnitsMixin):
     body = region_def("single_block")
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(NoTerminator(), HasParent(PipelineOp))
+    assembly_format = ("`depends_in` `(` ($depends_in^) : (`none`)? `)` "
+                       "`depends_out` `(` ($depends_out^) : (`none`)? `)` "
+                       "custom<BlockBody>($body) attr-dict")
+    custom_directives = (BlockBody,)
 
     def __init__(self, depends_in: Sequence[SSAValue] = (), depends_out: Sequence[SSAValue] = (),
                  body: Body = None, applicable_units: Sequence[str] | None = None):
         super().__init__(operands=[depends_in, depends_out], regions=[as_region(body)],
                          attributes=drop_none({"applicable_units": units_attr(applicable_units)}))
-
-    @classmethod
-    def parse(cls, parser: Parser) -> StageOp:
-        ins = _parse_token_list(parser, "depends_in")
-        outs = _parse_token_list(parser, "depends_out")
-        op = cls(ins, outs, parse_body(parser))
-        op.attributes |= parser.parse_optional_attr_dict()
-        return op
-
-    def print(self, printer: Printer) -> None:
-        _print_token_list(printer, "depends_in", self.depends_in)
-        _print_token_list(printer, "depends_out", self.depends_out)
-        print_body(printer, self.body)
-        printer.print_op_attributes(self.attributes)
 
     def verify_(self) -> None:
         super().verify_()
@@ -332,6 +270,9 @@ class PrivateOp(IRDLOperation):
     res = var_result_def()
     body = region_def("single_block")
     traits = traits_def(SingleBlockImplicitTerminator(PrivateYieldOp), HasParent(PipelineOp))
+    assembly_format = ("(`->` `(` type($res)^ `)`)? custom<BlockBody>($body) "
+                       "attr-dict-with-keyword")
+    custom_directives = (BlockBody,)
 
     def __init__(self, result_types: Sequence[Attribute] = (), body: Body = None):
         super().__init__(result_types=[result_types], regions=[as_region(body)])
@@ -342,27 +283,6 @@ class PrivateOp(IRDLOperation):
         last = self.body.block.last_op
         assert isinstance(last, PrivateYieldOp)
         return last
-
-    @classmethod
-    def parse(cls, parser: Parser) -> PrivateOp:
-        types: list[Attribute] = []
-        if parser.parse_optional_punctuation("->"):
-            types = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parser.parse_type)
-        op = cls(types, parse_body(parser))
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        if attrs is not None:
-            op.attributes |= attrs.data
-        return op
-
-    def print(self, printer: Printer) -> None:
-        if self.res:
-            printer.print_string(" -> (")
-            printer.print_list(self.result_types, printer.print_attribute)
-            printer.print_string(")")
-        last = self.body.block.last_op if self.body.blocks else None
-        elide = isinstance(last, PrivateYieldOp) and not last.values and not last.attributes
-        print_body(printer, self.body, terminators=not elide)
-        printer.print_op_attributes(self.attributes, print_keyword=True)
 
     def verify_(self) -> None:
         last = self.body.block.last_op

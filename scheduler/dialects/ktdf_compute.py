@@ -23,6 +23,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
+    ParsePropInAttrDict,
     SameVariadicOperandSize,
     irdl_op_definition,
     lazy_traits_def,
@@ -51,12 +52,19 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from ktir.diagnostics import ssa_name
+from scheduler.dialects.directives import (
+    BracketPairList,
+    CheckedType,
+    Hidden,
+    LeadingPairs,
+    SameTypes,
+    TypedOperands,
+)
 from scheduler.dialects.ktdf_types import (
     OwnEffects,
     UniqueOpMixin,
     const_int,
     index_attr,
-    parse_result_type,
     print_body,
 )
 
@@ -74,16 +82,29 @@ class TilingReserveSizeOp(UniqueOpMixin):
     """
 
     name = "ktdf.tiling.reserve_size"
-    min_value_attr = prop_def(IntegerAttr[IndexType], prop_name="min_value")
-    divisibility_attr = prop_def(IntegerAttr[IndexType], prop_name="divisibility")
+    # any integer parses (`{min_value = 8}` as before); __post_init__ makes it an index
+    min_value_attr = prop_def(IntegerAttr, prop_name="min_value")
+    divisibility_attr = prop_def(IntegerAttr, prop_name="divisibility")
     unique_id = prop_def(IntegerAttr[IndexType])
     result = result_def(IndexType)
     traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "attr-dict `:` custom<CheckedType>(type($result)) custom<Hidden>($unique_id)"
+    custom_directives = (CheckedType, Hidden)
 
     def __init__(self, min_value: int = 1, divisibility: int = 1):
         super().__init__(result_types=[IndexType()],
                          properties={"min_value": index_attr(min_value),
                                      "divisibility": index_attr(divisibility)})
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        for key in ("min_value", "divisibility"):
+            a = self.properties.get(key)
+            if isinstance(a, IntegerAttr) and not isinstance(a.type, IndexType):
+                self.properties[key] = index_attr(a.value.data)
+        # MLIR prints an attribute dictionary sorted by name; keep the properties so.
+        self.properties = dict(sorted(self.properties.items()))
 
     @property
     def min_value(self) -> int:
@@ -93,49 +114,10 @@ class TilingReserveSizeOp(UniqueOpMixin):
     def divisibility(self) -> int:
         return self.divisibility_attr.value.data
 
-    @classmethod
-    def parse(cls, parser: Parser) -> TilingReserveSizeOp:
-        start = parser.pos
-        attrs = parser.parse_optional_attr_dict()
-        props: dict[str, Attribute] = {}
-        for key in ("min_value", "divisibility"):
-            a = attrs.pop(key, None)
-            if not isinstance(a, IntegerAttr):
-                parser.raise_error(f"ktdf.tiling.reserve_size needs an integer '{key}' "
-                                   "attribute", start, max(parser.pos, start + 1))
-            props[key] = index_attr(a.value.data)
-        parse_result_type(parser, IndexType(), cls.name)
-        return cls.create(result_types=[IndexType()], properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_op_attributes({"divisibility": self.divisibility_attr,
-                                     "min_value": self.min_value_attr, **self.attributes})
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
-
     def verify_(self) -> None:
         for key, v in (("min_value", self.min_value), ("divisibility", self.divisibility)):
             if v < 1:
                 raise VerifyException(f"{key} must be >= 1, got {v}")
-
-
-def _parse_pairs(parser: Parser) -> tuple[list[SSAValue], list[SSAValue]]:
-    """`[%a : %b], [%c : %d]` (upstream's BracketPairList), all `index`."""
-    first: list[SSAValue] = []
-    second: list[SSAValue] = []
-    idx = IndexType()
-    while parser.parse_optional_punctuation("["):
-        first.append(parser.resolve_operand(parser.parse_unresolved_operand(), idx))
-        parser.parse_punctuation(":")
-        second.append(parser.resolve_operand(parser.parse_unresolved_operand(), idx))
-        parser.parse_punctuation("]")
-        parser.parse_optional_punctuation(",")
-    return first, second
-
-
-def _pairs_text(printer: Printer, first: Sequence[SSAValue], second: Sequence[SSAValue]) -> str:
-    return ", ".join(f"[{ssa_name(printer, a)} : {ssa_name(printer, b)}]"
-                     for a, b in zip(first, second))
 
 
 def _check_pairs(first: Sequence[SSAValue], second: Sequence[SSAValue], what: str) -> None:
@@ -172,29 +154,13 @@ class TilingDeriveSizeOp(IRDLOperation):
     result = result_def(IndexType)
     irdl_options = (SameVariadicOperandSize(),)
     traits = traits_def(Pure(), _DeriveSizeFolder())
+    assembly_format = ("custom<LeadingPairs>($ivs, $tile_sizes) `total_size` `=` $total_size "
+                       "attr-dict `:` custom<CheckedType>(type($result))")
+    custom_directives = (LeadingPairs, CheckedType)
 
     def __init__(self, ivs: Sequence[SSAValue], tile_sizes: Sequence[SSAValue],
                  total_size: SSAValue):
         super().__init__(operands=[ivs, tile_sizes, total_size], result_types=[IndexType()])
-
-    @classmethod
-    def parse(cls, parser: Parser) -> TilingDeriveSizeOp:
-        ivs, sizes = _parse_pairs(parser)
-        parser.parse_keyword("total_size")
-        parser.parse_punctuation("=")
-        total = parser.resolve_operand(parser.parse_unresolved_operand(), IndexType())
-        attrs = parser.parse_optional_attr_dict()
-        parse_result_type(parser, IndexType(), cls.name)
-        op = cls(ivs, sizes, total)
-        op.attributes |= attrs
-        return op
-
-    def print(self, printer: Printer) -> None:
-        pairs = _pairs_text(printer, self.ivs, self.tile_sizes)
-        printer.print_string(f" {pairs}, " if pairs else " ")
-        printer.print_string(f"total_size = {ssa_name(printer, self.total_size)}")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : index")
 
     def verify_(self) -> None:
         _check_pairs(self.ivs, self.tile_sizes, "tile_size")
@@ -211,24 +177,12 @@ class TilingLinearizeIndexOp(IRDLOperation):
     result = result_def(IndexType)
     irdl_options = (SameVariadicOperandSize(),)
     traits = traits_def(Pure())
+    assembly_format = ("custom<BracketPairList>($ivs, $strides) attr-dict `:` "
+                       "custom<CheckedType>(type($result))")
+    custom_directives = (BracketPairList, CheckedType)
 
     def __init__(self, ivs: Sequence[SSAValue], strides: Sequence[SSAValue]):
         super().__init__(operands=[ivs, strides], result_types=[IndexType()])
-
-    @classmethod
-    def parse(cls, parser: Parser) -> TilingLinearizeIndexOp:
-        ivs, strides = _parse_pairs(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parse_result_type(parser, IndexType(), cls.name)
-        op = cls(ivs, strides)
-        op.attributes |= attrs
-        return op
-
-    def print(self, printer: Printer) -> None:
-        pairs = _pairs_text(printer, self.ivs, self.strides)
-        printer.print_string(f" {pairs}" if pairs else "")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : index")
 
     def verify_(self) -> None:
         _check_pairs(self.ivs, self.strides, "stride")
@@ -310,6 +264,7 @@ class ParallelOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> ParallelOp:
+        """The header names the block arguments before the bounds; formats bind them in-region."""
         pos = parser.pos
         args = parser.parse_comma_separated_list(
             Parser.Delimiter.PAREN, lambda: parser.parse_argument(expect_type=False))
@@ -409,39 +364,26 @@ class BufferPhaseOp(IRDLOperation):
 
     name = "ktdf.buffer_phase"
     ivs = var_operand_def(IndexType)
-    num_phases_attr = prop_def(IntegerAttr[I64], prop_name="num_phases")
+    num_phases_attr = prop_def(IntegerAttr, prop_name="num_phases")  # i64 after __post_init__
     result = result_def(IndexType)
     traits = traits_def(Pure(), _BufferPhaseFolder(), _BufferPhaseCanonicalization())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "`(` $ivs `)` attr-dict `:` custom<CheckedType>(type($result))"
+    custom_directives = (CheckedType,)
 
     def __init__(self, ivs: Sequence[SSAValue], num_phases: int = 2):
         super().__init__(operands=[ivs], result_types=[IndexType()],
                          properties={"num_phases": IntegerAttr(num_phases, i64)})
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        n = self.properties.get("num_phases")  # any integer parses, as before
+        if isinstance(n, IntegerAttr) and n.type != i64:
+            self.properties["num_phases"] = IntegerAttr(n.value.data, i64)
+
     @property
     def num_phases(self) -> int:
         return self.num_phases_attr.value.data
-
-    @classmethod
-    def parse(cls, parser: Parser) -> BufferPhaseOp:
-        start = parser.pos
-        ivs = parser.parse_comma_separated_list(Parser.Delimiter.PAREN,
-                                                parser.parse_unresolved_operand)
-        attrs = parser.parse_optional_attr_dict()
-        num = attrs.pop("num_phases", None)
-        if not isinstance(num, IntegerAttr):
-            parser.raise_error("ktdf.buffer_phase needs an integer 'num_phases' attribute",
-                               start, parser.pos)
-        parse_result_type(parser, IndexType(), cls.name)
-        op = cls([parser.resolve_operand(v, IndexType()) for v in ivs], num.value.data)
-        op.attributes |= attrs
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string("(")
-        printer.print_list(self.ivs, printer.print_ssa_value)
-        printer.print_string(") ")
-        printer.print_attr_dict({"num_phases": self.num_phases_attr, **self.attributes})
-        printer.print_string(" : index")
 
     def verify_(self) -> None:
         if not self.ivs:
@@ -470,34 +412,14 @@ class SelectMemrefOp(IRDLOperation):
     candidates = var_operand_def(MemRefType)
     result = result_def(MemRefType)
     traits = traits_def(Pure(), _SelectMemrefFolder())
+    assembly_format = ("$phase `[` $candidates `]` attr-dict `:` type($result) "
+                       "custom<SameTypes>(type($candidates), ref(type($result)))")
+    custom_directives = (SameTypes,)
 
     def __init__(self, phase: SSAValue, candidates: Sequence[SSAValue],
                  result_type: Attribute | None = None):
         super().__init__(operands=[phase, candidates],
                          result_types=[result_type or candidates[0].type])
-
-    @classmethod
-    def parse(cls, parser: Parser) -> SelectMemrefOp:
-        phase = parser.parse_unresolved_operand()
-        cands = parser.parse_comma_separated_list(Parser.Delimiter.SQUARE,
-                                                  parser.parse_unresolved_operand)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        op = cls(parser.resolve_operand(phase, IndexType()),
-                 [parser.resolve_operand(c, t) for c in cands], t)
-        op.attributes |= attrs
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_ssa_value(self.phase)
-        printer.print_string("[")
-        printer.print_list(self.candidates, printer.print_ssa_value)
-        printer.print_string("]")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
         n = len(self.candidates)
@@ -524,35 +446,6 @@ class _OpaqueSpeculatable(ConditionallySpeculatable):
         return not any(isinstance(v.type, MemRefType) for v in op.operands)
 
 
-def _parse_operand_group(parser: Parser, keyword: str) -> list[SSAValue]:
-    parser.parse_keyword(keyword)
-    parser.parse_punctuation("(")
-    values: list[UnresolvedOperand] = []
-    types: list[Attribute] = []
-    pos = parser.pos
-    first = parser.parse_optional_unresolved_operand()
-    if first is not None:
-        values = [first]
-        while parser.parse_optional_punctuation(","):
-            values.append(parser.parse_unresolved_operand())
-        parser.parse_punctuation(":")
-        types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
-        if len(types) != len(values):
-            parser.raise_error(f"{keyword}: {len(values)} operands but {len(types)} types",
-                               pos, parser.pos)
-    parser.parse_punctuation(")")
-    return [parser.resolve_operand(v, t) for v, t in zip(values, types)]
-
-
-def _print_operand_group(printer: Printer, keyword: str, values: Sequence[SSAValue]) -> None:
-    printer.print_string(f" {keyword}(")
-    if values:
-        printer.print_list(values, printer.print_ssa_value)
-        printer.print_string(" : ")
-        printer.print_list([v.type for v in values], printer.print_attribute)
-    printer.print_string(")")
-
-
 @irdl_op_definition
 class OpaqueOp(IRDLOperation):
     """`%0 = ktdf.opaque "ADD" -> tensor<64xf16> ins(%a, %b : T, T) outs(%o : T)`: device code
@@ -569,6 +462,10 @@ class OpaqueOp(IRDLOperation):
     res = var_result_def(AnyTensorTypeConstr)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(OwnEffects(), _OpaqueSpeculatable())
+    assembly_format = ("$template_name attr-dict (`->` type($res)^)? "
+                       "`ins` `(` custom<TypedOperands>($inputs, type($inputs)) `)` "
+                       "`outs` `(` custom<TypedOperands>($outputs, type($outputs)) `)`")
+    custom_directives = (TypedOperands,)
 
     def __init__(self, template_name: str, inputs: Sequence[SSAValue],
                  outputs: Sequence[SSAValue], result_types: Sequence[Attribute] | None = None):
@@ -576,9 +473,13 @@ class OpaqueOp(IRDLOperation):
             result_types = [o.type for o in outputs if isinstance(o.type, TensorType)]
         super().__init__(operands=[inputs, outputs], result_types=[result_types],
                          properties={"template_name": StringAttr(template_name)})
-        if SSAValue.is_valid_name(template_name):
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        name = self.properties.get("template_name")  # results are named after the template
+        if isinstance(name, StringAttr) and SSAValue.is_valid_name(name.data):
             for r in self.res:
-                r.name_hint = template_name
+                r.name_hint = r.name_hint or name.data
 
     def memory_effects(self) -> set[EffectInstance]:
         """Read on memref ins, read + write on memref outs; none with tensor semantics."""
@@ -591,29 +492,6 @@ class OpaqueOp(IRDLOperation):
                 effects.add(EffectInstance(MemoryEffectKind.READ, v))
                 effects.add(EffectInstance(MemoryEffectKind.WRITE, v))
         return effects
-
-    @classmethod
-    def parse(cls, parser: Parser) -> OpaqueOp:
-        template = parser.parse_str_literal()
-        attrs = parser.parse_optional_attr_dict()
-        types: list[Attribute] = []
-        if parser.parse_optional_punctuation("->"):
-            types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
-        ins = _parse_operand_group(parser, "ins")
-        outs = _parse_operand_group(parser, "outs")
-        op = cls(template, ins, outs, types)
-        op.attributes |= attrs
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_string_literal(self.template_name.data)
-        printer.print_op_attributes(self.attributes)
-        if self.res:
-            printer.print_string(" -> ")
-            printer.print_list(self.result_types, printer.print_attribute)
-        _print_operand_group(printer, "ins", self.inputs)
-        _print_operand_group(printer, "outs", self.outputs)
 
     def verify_(self) -> None:
         if not self.template_name.data:

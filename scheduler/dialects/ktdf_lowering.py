@@ -18,31 +18,16 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.traits import NoTerminator
 
+from scheduler.dialects.directives import BlockBody
 from scheduler.dialects.ktdf_types import (
     Body,
     UnitsMixin,
     as_region,
     drop_none,
-    parse_body,
-    print_body,
     units_attr,
 )
-
-
-def _parse_units(parser: Parser) -> list[SSAValue]:
-    units = parser.parse_optional_undelimited_comma_separated_list(
-        parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand) or []
-    return [parser.resolve_operand(u, IndexType()) for u in units]
-
-
-def _print_units(printer: Printer, units: Sequence[SSAValue]) -> None:
-    if units:
-        printer.print_string(" ")
-        printer.print_list(units, printer.print_ssa_value)
 
 
 @irdl_op_definition
@@ -58,23 +43,13 @@ class ExecuteOnOp(UnitsMixin):
     units = var_operand_def(IndexType)
     body = region_def("single_block")
     traits = traits_def(NoTerminator())
+    assembly_format = "$units custom<BlockBody>($body) attr-dict"
+    custom_directives = (BlockBody,)
 
     def __init__(self, units: Sequence[SSAValue] = (), body: Body = None,
                  applicable_units: Sequence[str] | None = None):
         super().__init__(operands=[units], regions=[as_region(body)],
                          attributes=drop_none({"applicable_units": units_attr(applicable_units)}))
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ExecuteOnOp:
-        units = _parse_units(parser)
-        op = cls(units, parse_body(parser))
-        op.attributes |= parser.parse_optional_attr_dict()
-        return op
-
-    def print(self, printer: Printer) -> None:
-        _print_units(printer, self.units)
-        print_body(printer, self.body)
-        printer.print_op_attributes(self.attributes)
 
 
 @irdl_op_definition
@@ -85,21 +60,12 @@ class SignalOp(UnitsMixin):
 
     name = "ktdf_lowering.signal"
     units = var_operand_def(IndexType)
+    assembly_format = "$units attr-dict"
 
     def __init__(self, units: Sequence[SSAValue] = (),
                  applicable_units: Sequence[str] | None = None):
         super().__init__(operands=[units],
                          attributes=drop_none({"applicable_units": units_attr(applicable_units)}))
-
-    @classmethod
-    def parse(cls, parser: Parser) -> SignalOp:
-        op = cls(_parse_units(parser))
-        op.attributes |= parser.parse_optional_attr_dict()
-        return op
-
-    def print(self, printer: Printer) -> None:
-        _print_units(printer, self.units)
-        printer.print_op_attributes(self.attributes)
 
 
 KtdfLowering = Dialect("ktdf_lowering", [ExecuteOnOp, SignalOp], [])

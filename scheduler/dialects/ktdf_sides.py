@@ -1,43 +1,35 @@
 """The two sides of a ktdf transfer: `%v ([subscripts])? (size [sizes])?`.
 
-Shared by `ktdf.data_transfer` and `ktdf.ind_data_transfer` (ktdf_transfers.py): parsing and
-printing a side, building its operands and attributes from Python values, the verifier rules
-of one side and of the pair, and the effects of a transfer. Subscripts are affine expressions
-of SSA ids held as a dims-only map; sizes mix integers and SSA values (static attribute with
-holes plus operands).
+Shared by `ktdf.data_transfer` and `ktdf.ind_data_transfer` (ktdf_transfers.py): building a
+side's operands and attributes from Python values, the verifier rules of one side and of the
+pair, and the effects of a transfer (the syntax is the `CellOrSlot` directive, directives.py).
+Subscripts are affine expressions of SSA ids held as a dims-only map; sizes mix integers and
+SSA values (static attribute with holes plus operands).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
     DenseArrayBase,
-    IntegerType,
     MemRefType,
     StringAttr,
     i64,
 )
 from xdsl.dialects.utils.dynamic_index_list import (
     get_dynamic_index_list,
-    parse_dynamic_index_list_without_types,
-    print_dynamic_index_list,
     split_dynamic_index_list,
 )
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.irdl import IRDLOperation
-from xdsl.parser import Parser, UnresolvedOperand
-from xdsl.printer import Printer
 from xdsl.traits import EffectInstance, MemoryEffectKind
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-from ktir.dialects.subscripts import parse_ssa_subscripts, print_ssa_subscripts
 from scheduler.dialects.ktdf_types import (
     FifoSlotType,
     TransferMode,
@@ -48,50 +40,6 @@ from scheduler.dialects.ktdf_types import (
 _READ, _WRITE = MemoryEffectKind.READ, MemoryEffectKind.WRITE
 
 Sizes = Sequence[int | SSAValue] | None
-
-
-@dataclass
-class ParsedSide:
-    value: UnresolvedOperand
-    amap: AffineMap | None
-    indices: list[UnresolvedOperand]
-    static: list[int] | None
-    dynamic: list[UnresolvedOperand]
-
-
-def parse_sizes(parser: Parser) -> tuple[list[int] | None, list[UnresolvedOperand]]:
-    """`(size [1, %n])?` -> (static sizes with holes or None, the SSA sizes)."""
-    if not parser.parse_optional_keyword("size"):
-        return None, []
-    dyn, static = parse_dynamic_index_list_without_types(parser, DYNAMIC_INDEX)
-    return list(static), list(dyn)
-
-
-def parse_side(parser: Parser) -> ParsedSide:
-    """`%v ([subscripts])? (size [sizes])?`, operands still unresolved."""
-    value = parser.parse_unresolved_operand()
-    amap, indices = None, []
-    if parser._current_token.kind == MLIRTokenKind.L_SQUARE:  # pyright: ignore[reportPrivateUsage]
-        amap, indices = parse_ssa_subscripts(parser)
-    static, dynamic = parse_sizes(parser)
-    return ParsedSide(value, amap, indices, static, dynamic)
-
-
-def print_sizes(printer: Printer, static: DenseArrayBase | None,
-                dynamic: Sequence[SSAValue]) -> None:
-    if static is not None:
-        printer.print_string(" size ")
-        print_dynamic_index_list(printer, DYNAMIC_INDEX, dynamic, static.get_values())
-
-
-def print_side(printer: Printer, value: SSAValue, amap: AffineMapAttr | None,
-               indices: Sequence[SSAValue], static: DenseArrayBase | None,
-               dynamic: Sequence[SSAValue]) -> None:
-    printer.print_ssa_value(value)
-    if isinstance(value.type, MemRefType) and amap is not None and \
-            amap.data.num_dims == len(indices) and amap.data.num_symbols == 0:
-        print_ssa_subscripts(printer, amap.data, indices)
-    print_sizes(printer, static, dynamic)
 
 
 def build_side(value: SSAValue, indices: Sequence[SSAValue | int],
@@ -221,6 +169,14 @@ class TransferMixin(IRDLOperation):
     """Accessors shared by both transfers (the destination side and the mode); the
     subclasses define `destination`, `dest_sizes` and `static_dest_sizes`."""
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        # Properties in definition order, however they were set (the format sets them side by
+        # side), so the generic form prints one way.
+        order = list(self.get_irdl_definition().properties)
+        self.properties = dict(sorted(self.properties.items(), key=lambda kv: (
+            order.index(kv[0]) if kv[0] in order else len(order))))
+
     @property
     def transfer_mode(self) -> str | None:
         """`"splat"`, `"pad"` or None (the discardable `transfer_mode` attribute)."""
@@ -255,15 +211,3 @@ class TransferMixin(IRDLOperation):
 
 def mode_attr(mode: str | None) -> StringAttr | None:
     return None if mode is None else StringAttr(str(mode))
-
-
-def flatten(groups: Sequence[SSAValue | Sequence[SSAValue]]) -> list[SSAValue]:
-    out: list[SSAValue] = []
-    for g in groups:
-        out.extend([g] if isinstance(g, SSAValue) else g)
-    return out
-
-
-def segments(sizes: Sequence[int]) -> DenseArrayBase:
-    return DenseArrayBase.from_list(IntegerType(32), sizes)
-

@@ -45,30 +45,23 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
-from xdsl.printer import Printer
 from xdsl.traits import EffectInstance, HasCanonicalizationPatternsTrait, MemoryEffectKind
 from xdsl.utils.exceptions import VerifyException
 
-from ktir.diagnostics import ssa_name
-from ktir.dialects.subscripts import (
-    SubscriptParser,
-    format_affine_expr,
+from scheduler.dialects.directives import (
+    CellOrSlot,
+    CheckedType,
+    IndirectCell,
+    IndTransferTypes,
+    StrippedType,
 )
 from scheduler.dialects.ktdf_sides import (
-    ParsedSide,
     Sizes,
     TransferMixin,
     build_side,
-    flatten,
     mixed_sizes,
     mode_attr,
-    parse_side,
-    parse_sizes,
-    print_side,
-    print_sizes,
-    segments,
     side_count,
     transfer_effects,
     verify_pair,
@@ -80,12 +73,10 @@ from scheduler.dialects.ktdf_types import (
     OwnEffects,
     drop_none,
     element_type_of,
-    parse_fifo_or_type,
+    is_true,
 )
 
 _READ, _WRITE = MemoryEffectKind.READ, MemoryEffectKind.WRITE
-_DATA, _DATA_WHAT = (TensorType, MemRefType), "a ranked tensor or memref type"
-_SIDE, _SIDE_WHAT = (MemRefType, FifoSlotType), "a memref or FIFO slot type"
 
 # --------------------------------------------------------------------------------------------
 # FIFO slots
@@ -158,6 +149,9 @@ class ReadFromFifoOp(IRDLOperation):
     fifo_slot = operand_def(FifoSlotType)
     result = result_def(TensorType | MemRefType)
     traits = traits_def(OwnEffects())
+    assembly_format = ("$fifo_slot attr-dict `:` custom<StrippedType>(type($fifo_slot)) `->` "
+                       "custom<CheckedType>(type($result))")
+    custom_directives = (CheckedType, StrippedType)
 
     def __init__(self, slot: SSAValue, result_type: Attribute):
         super().__init__(operands=[slot], result_types=[result_type])
@@ -165,35 +159,8 @@ class ReadFromFifoOp(IRDLOperation):
     def memory_effects(self) -> set[EffectInstance]:
         return {EffectInstance(_READ, self.fifo_slot), EffectInstance(_WRITE, self.fifo_slot)}
 
-    @classmethod
-    def parse(cls, parser: Parser) -> ReadFromFifoOp:
-        slot = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        st = parse_fifo_or_type(parser, (FifoSlotType,), "a FIFO slot type")
-        parser.parse_punctuation("->")
-        op = cls(parser.resolve_operand(slot, st), parse_fifo_or_type(parser, _DATA, _DATA_WHAT))
-        op.attributes |= attrs
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_ssa_value(self.fifo_slot)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        _print_slot_type(printer, self.fifo_slot.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
-
     def verify_(self) -> None:
         _check_fifo_data(self.fifo_slot.type, self.result.type)
-
-
-def _print_slot_type(printer: Printer, t: Attribute) -> None:
-    if isinstance(t, FifoSlotType):
-        t.print_parameters(printer)  # upstream's unqualified `<"A" -> "B", 64xf16>`
-    else:
-        printer.print_attribute(t)
 
 
 @irdl_op_definition
@@ -205,6 +172,9 @@ class WriteToFifoOp(IRDLOperation):
     data = operand_def(TensorType | MemRefType)
     fifo_slot = operand_def(FifoSlotType)
     traits = traits_def(OwnEffects())
+    assembly_format = ("$data `,` $fifo_slot attr-dict `:` custom<CheckedType>(type($data)) `,` "
+                       "custom<StrippedType>(type($fifo_slot))")
+    custom_directives = (CheckedType, StrippedType)
 
     def __init__(self, value: SSAValue, slot: SSAValue):
         super().__init__(operands=[value, slot])
@@ -214,29 +184,6 @@ class WriteToFifoOp(IRDLOperation):
         if isinstance(self.data.type, MemRefType):
             effects.add(EffectInstance(_READ, self.data))
         return effects
-
-    @classmethod
-    def parse(cls, parser: Parser) -> WriteToFifoOp:
-        data = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        slot = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        dt = parse_fifo_or_type(parser, _DATA, _DATA_WHAT)
-        parser.parse_punctuation(",")
-        st = parse_fifo_or_type(parser, (FifoSlotType,), "a FIFO slot type")
-        op = cls(parser.resolve_operand(data, dt), parser.resolve_operand(slot, st))
-        op.attributes |= attrs
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list((self.data, self.fifo_slot), printer.print_ssa_value)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.data.type)
-        printer.print_string(", ")
-        _print_slot_type(printer, self.fifo_slot.type)
 
     def verify_(self) -> None:
         _check_fifo_data(self.fifo_slot.type, self.data.type)
@@ -268,6 +215,14 @@ class DataTransferOp(TransferMixin):
     dest_map = opt_prop_def(AffineMapAttr)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(OwnEffects())
+    assembly_format = (
+        "`from` custom<CellOrSlot>($source, $source_indices, $source_map, $source_sizes, "
+        "$static_source_sizes) "
+        "`to` custom<CellOrSlot>($destination, $dest_indices, $dest_map, $dest_sizes, "
+        "$static_dest_sizes) "
+        "attr-dict `:` custom<CheckedType>(type($source)) `,` "
+        "custom<CheckedType>(type($destination))")
+    custom_directives = (CellOrSlot, CheckedType)
 
     def __init__(self, source: SSAValue, source_indices: Sequence[SSAValue | int],
                  source_map: AffineMap | AffineMapAttr | None, source_sizes: Sizes,
@@ -309,49 +264,6 @@ class DataTransferOp(TransferMixin):
     def memory_effects(self) -> set[EffectInstance]:
         return transfer_effects(self.source, self.destination)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> DataTransferOp:
-        parser.parse_keyword("from")
-        src = parse_side(parser)
-        parser.parse_keyword("to")
-        dst = parse_side(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        st = parse_fifo_or_type(parser, _SIDE, _SIDE_WHAT)
-        parser.parse_punctuation(",")
-        dt = parse_fifo_or_type(parser, _SIDE, _SIDE_WHAT)
-        idx = IndexType()
-
-        def resolve(side: ParsedSide, t: Attribute) -> list:
-            return [parser.resolve_operand(side.value, t),
-                    [parser.resolve_operand(v, idx) for v in side.indices],
-                    [parser.resolve_operand(v, idx) for v in side.dynamic]]
-
-        def static(side: ParsedSide) -> DenseArrayBase | None:
-            return None if side.static is None else DenseArrayBase.from_list(i64, side.static)
-
-        return cls.create(
-            operands=flatten([*resolve(src, st), *resolve(dst, dt)]),
-            properties=drop_none({
-                "static_source_sizes": static(src), "static_dest_sizes": static(dst),
-                "source_map": None if src.amap is None else AffineMapAttr(src.amap),
-                "dest_map": None if dst.amap is None else AffineMapAttr(dst.amap),
-                "operandSegmentSizes": segments(
-                    [1, len(src.indices), len(src.dynamic), 1, len(dst.indices),
-                     len(dst.dynamic)])}),
-            attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" from ")
-        print_side(printer, self.source, self.source_map, self.source_indices,
-                    self.static_source_sizes, self.source_sizes)
-        printer.print_string(" to ")
-        print_side(printer, self.destination, self.dest_map, self.dest_indices,
-                    self.static_dest_sizes, self.dest_sizes)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_list((self.source.type, self.destination.type), printer.print_attribute)
-
     def verify_(self) -> None:
         verify_side("source", self.source, self.source_map, self.source_indices,
                      self.static_source_sizes, self.source_sizes)
@@ -365,10 +277,6 @@ class DataTransferOp(TransferMixin):
 # --------------------------------------------------------------------------------------------
 
 Subscript = AffineExpr | tuple[SSAValue, Sequence[AffineExpr]]
-
-
-def _is_true(a: Attribute) -> bool:
-    return isinstance(a, IntegerAttr) and a.type == IntegerType(1) and a.value.data != 0
 
 
 @irdl_op_definition
@@ -404,6 +312,15 @@ class IndDataTransferOp(TransferMixin):
     dest_map = opt_prop_def(AffineMapAttr)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(OwnEffects())
+    assembly_format = (
+        "`from` custom<IndirectCell>($source, $index_buffers, $source_indices, "
+        "$per_dim_subscript_kinds, $per_dim_subscript_maps, $source_sizes, "
+        "$static_source_sizes) "
+        "`to` custom<CellOrSlot>($destination, $dest_indices, $dest_map, $dest_sizes, "
+        "$static_dest_sizes) "
+        "attr-dict `:` custom<IndTransferTypes>(type($source), type($index_buffers), "
+        "type($destination))")
+    custom_directives = (CellOrSlot, IndirectCell, IndTransferTypes)
 
     def __init__(self, source: SSAValue, source_indices: Sequence[SSAValue],
                  subscripts: Sequence[Subscript], source_sizes: Sequence[int | SSAValue],
@@ -439,7 +356,7 @@ class IndDataTransferOp(TransferMixin):
         buffers = iter(self.index_buffers)
         for k, m in zip(self.per_dim_subscript_kinds.data, self.per_dim_subscript_maps.data):
             results = m.data.results
-            out.append((next(buffers), results) if _is_true(k) else results[0])
+            out.append((next(buffers), results) if is_true(k) else results[0])
         return out
 
     @property
@@ -454,78 +371,6 @@ class IndDataTransferOp(TransferMixin):
     def memory_effects(self) -> set[EffectInstance]:
         return transfer_effects(self.source, self.destination, self.index_buffers)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> IndDataTransferOp:
-        start = parser.pos
-        parser.parse_keyword("from")
-        src = parser.parse_unresolved_operand()
-        names: dict[str, UnresolvedOperand] = {}
-
-        def on_ssa(name: str, span) -> AffineExpr:
-            if name not in names:
-                names[name] = UnresolvedOperand(span, 0)
-            return AffineExpr.dimension(list(names).index(name))
-
-        kinds, raw, buffers = SubscriptParser(parser, on_ssa).parse_indirect_bracket()
-        s_static, s_dyn = parse_sizes(parser)
-        if s_static is None:
-            parser.raise_error("the source of ktdf.ind_data_transfer needs `size [...]`",
-                               start, parser.pos)
-        parser.parse_keyword("to")
-        dst = parse_side(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        tpos = parser.pos
-        types = parser.parse_comma_separated_list(Parser.Delimiter.NONE,
-                                                  lambda: parse_fifo_or_type(parser, _SIDE,
-                                                                             _SIDE_WHAT))
-        if len(types) != len(buffers) + 2:
-            parser.raise_error(f"expected {len(buffers) + 2} types (the source, one per index "
-                               f"buffer, the destination), got {len(types)}", tpos, parser.pos)
-        idx = IndexType()
-        maps = [AffineMapAttr(AffineMap(len(names), 0, tuple(r))) for r in raw]
-        return cls.create(
-            operands=flatten([
-                parser.resolve_operand(src, types[0]),
-                [parser.resolve_operand(b, t) for b, t in zip(buffers, types[1:-1])],
-                [parser.resolve_operand(v, idx) for v in names.values()],
-                [parser.resolve_operand(v, idx) for v in s_dyn],
-                parser.resolve_operand(dst.value, types[-1]),
-                [parser.resolve_operand(v, idx) for v in dst.indices],
-                [parser.resolve_operand(v, idx) for v in dst.dynamic]]),
-            properties=drop_none({
-                "per_dim_subscript_kinds": ArrayAttr([BoolAttr.from_bool(k) for k in kinds]),
-                "per_dim_subscript_maps": ArrayAttr(maps),
-                "static_source_sizes": DenseArrayBase.from_list(i64, s_static),
-                "static_dest_sizes": None if dst.static is None else DenseArrayBase.from_list(
-                    i64, dst.static),
-                "dest_map": None if dst.amap is None else AffineMapAttr(dst.amap),
-                "operandSegmentSizes": segments(
-                    [1, len(buffers), len(names), len(s_dyn), 1, len(dst.indices),
-                     len(dst.dynamic)])}),
-            attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" from ")
-        printer.print_ssa_value(self.source)
-        names = [ssa_name(printer, v) for v in self.source_indices]
-        parts: list[str] = []
-        for sub in self.subscripts:
-            if isinstance(sub, AffineExpr):
-                parts.append(f"({format_affine_expr(sub, names)})")
-            else:
-                exprs = ", ".join(format_affine_expr(e, names) for e in sub[1])
-                parts.append(f"ind({ssa_name(printer, sub[0])}[{exprs}])")
-        printer.print_string("[" + ", ".join(parts) + "]")
-        print_sizes(printer, self.static_source_sizes, self.source_sizes)
-        printer.print_string(" to ")
-        print_side(printer, self.destination, self.dest_map, self.dest_indices,
-                    self.static_dest_sizes, self.dest_sizes)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_list([self.source.type, *(b.type for b in self.index_buffers),
-                            self.destination.type], printer.print_attribute)
-
     def verify_(self) -> None:
         rank = cast(MemRefType, self.source.type).get_num_dims()
         kinds, maps = self.per_dim_subscript_kinds.data, self.per_dim_subscript_maps.data
@@ -534,7 +379,7 @@ class IndDataTransferOp(TransferMixin):
                                   f"{len(kinds)} kinds and {len(maps)} maps")
         if not all(isinstance(k, IntegerAttr) and k.type == IntegerType(1) for k in kinds):
             raise VerifyException("per_dim_subscript_kinds must be booleans")
-        n_ind = sum(1 for k in kinds if _is_true(k))
+        n_ind = sum(1 for k in kinds if is_true(k))
         if n_ind != len(self.index_buffers):
             raise VerifyException(f"{n_ind} indirect subscripts but {len(self.index_buffers)} "
                                   "index buffers")
@@ -558,7 +403,7 @@ class IndDataTransferOp(TransferMixin):
                 raise VerifyException(f"subscript map {d} has {amap.num_dims} dims and "
                                       f"{amap.num_symbols} symbols, expected {n} dims (the "
                                       "subscript operands) and no symbols")
-            if not _is_true(k):
+            if not is_true(k):
                 if len(amap.results) != 1:
                     raise VerifyException(f"direct subscript {d} must be a single expression")
                 continue

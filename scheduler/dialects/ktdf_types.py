@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntAttr,
     IntegerAttr,
+    IntegerType,
     StringAttr,
 )
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
@@ -32,7 +33,7 @@ from xdsl.ir import (
     TypeAttribute,
 )
 from xdsl.irdl import IRDLOperation, irdl_attr_definition
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.traits import EffectInstance, MemoryEffect
 from xdsl.utils.exceptions import VerifyException
@@ -199,21 +200,6 @@ def _parse_endpoint(parser: AttrParser, what: str) -> Attribute:
     return attr
 
 
-def parse_fifo_or_type(parser: Parser, allowed: tuple[type[Attribute], ...] = (),
-                       what: str = "") -> Attribute:
-    """A type after `:`; a FIFO slot may be written without `!ktdf.fifo.slot` (`<"A" -> "B",
-    64xf16>`), as upstream prints it in `read_from_fifo` / `write_to_fifo`. With `allowed`,
-    another kind of type is a located error naming `what` was expected."""
-    pos = parser.pos
-    if parser._current_token.text == "<":  # pyright: ignore[reportPrivateUsage]
-        t = FifoSlotType.new(FifoSlotType.parse_parameters(parser))
-    else:
-        t = parser.parse_type()
-    if allowed and not isinstance(t, allowed):
-        parser.raise_error(f"expected {what}, got {t}", pos, parser.pos)
-    return t
-
-
 def element_type_of(t: Attribute) -> Attribute | None:
     """Element type of a FIFO slot or a shaped type."""
     if isinstance(t, FifoSlotType):
@@ -252,26 +238,15 @@ def as_region(body: Body) -> Region:
     return Region(Block(list(body or ())))
 
 
-def parse_body(parser: Parser) -> Region:
-    region = parser.parse_region()
-    if not region.blocks:
-        region.add_block(Block())
-    return region
-
-
 def print_body(printer: Printer, region: Region, terminators: bool = True) -> None:
     printer.print_string(" ")
     printer.print_region(region, print_entry_block_args=False, print_empty_block=False,
                          print_block_terminators=terminators)
 
 
-def parse_result_type(parser: Parser, expected: Attribute, op_name: str) -> None:
-    """`: T` of an op whose only possible result type is `expected` (located error else)."""
-    parser.parse_punctuation(":")
-    pos = parser.pos
-    t = parser.parse_type()
-    if t != expected:
-        parser.raise_error(f"{op_name} produces {expected}, not {t}", pos, parser.pos)
+def is_true(a: Attribute) -> bool:
+    """An `i1` true (`BoolAttr`), as the per-dimension subscript kinds are stored."""
+    return isinstance(a, IntegerAttr) and a.type == IntegerType(1) and a.value.data != 0
 
 
 def index_attr(v: int) -> IntegerAttr:

@@ -1,5 +1,7 @@
 """The ktdf_arch dialect from Python: building ops, the map attribute, endpoints, intrinsics."""
 
+import inspect
+
 import pytest
 from xdsl.dialects.builtin import (
     DictionaryAttr,
@@ -23,6 +25,7 @@ from arch_descriptions.dialects.ktdf_arch import (
     DeviceOp,
     ExecUnitOp,
     GroupOp,
+    KtdfArch,
     MapAttr,
     MemoryOp,
     YieldOp,
@@ -136,3 +139,33 @@ def test_verify_intrinsics_on_foreign_ops():
 def test_generic_space_kind_and_unregistered_free_parse():
     module = parse_module("ktdf_arch.device @d {\n  %ram = memory {kind = #ptr.generic_space}\n}\n")
     assert "#ptr.generic_space" in str(module)
+
+
+@pytest.mark.parametrize("op", list(KtdfArch.operations), ids=lambda op: op.name)
+def test_format_or_a_stated_reason(op):
+    """Every op has a declarative format, or a hand-written parse whose docstring says in one
+    line why a format cannot express it."""
+    if op.get_irdl_definition().assembly_format is not None:
+        return
+    doc = inspect.getdoc(op.parse) or ""
+    assert doc.strip(), f"{op.name}: its parse needs a docstring saying why"
+    assert "\n" not in doc.strip(), f"{op.name}: the reason fits one line"
+
+
+def test_yield_and_patterns_formats():
+    text = ("ktdf_arch.device @d {\n  %m = memory {kind = \"M\"}\n"
+            "  %e = group share(%m) {\n    %u = exec_unit\n    yield %u {note}\n"
+            "  } -> exec_unit\n  patterns {\n  }\n"
+            "  patterns [\"pre_scheduling\"] attributes {x = 1 : i64} {\n  }\n}\n")
+    module = parse_module(text)
+    assert str(module) == "builtin.module {\n" + "".join(
+        "  " + line + "\n" for line in text.splitlines()) + "}"
+    patterns = [op for op in module.walk() if op.name == "ktdf_arch.patterns"]
+    assert [p.group_names for p in patterns] == [(), ("pre_scheduling",)]
+    bad = text.replace("yield %u {note}", "yield %m")
+    with pytest.raises(KtirDiagnostic, match=r"<string>:5:11: error: yield operand '%m' is a "
+                                             "memory, expected exec_unit"):
+        parse_module(bad)
+    with pytest.raises(KtirDiagnostic, match=r"'ktdf_arch\.yield' expects parent op "
+                                             r"'ktdf_arch\.group'"):
+        parse_module("ktdf_arch.device @d {\n  %u = exec_unit\n  yield %u\n}\n")

@@ -343,7 +343,7 @@ ktdf_arch.device @negative_patterns_child {
 // -----
 
 "ktdf_arch.patterns"() <{groups = []}> ({}) : () -> ()
-// CHECK: error: 'ktdf_arch.patterns' op 'ktdf_arch.patterns' must sit directly in a ktdf_arch.device
+// CHECK: invalid.mlir:[[# @LINE - 1]]:1: error: 'ktdf_arch.patterns' op 'ktdf_arch.patterns' expects parent op 'ktdf_arch.device'
 
 // -----
 

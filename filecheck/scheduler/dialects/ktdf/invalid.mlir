@@ -460,7 +460,7 @@ func.func @negative_ind_type_count(%x: memref<8x128xf16, "DDR">, %idx: memref<4x
 // -----
 
 func.func @negative_reserve_missing() {
-  // CHECK: invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: ktdf.tiling.reserve_size needs an integer 'divisibility' attribute
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'ktdf.tiling.reserve_size' op property 'divisibility' expected in operation 'ktdf.tiling.reserve_size'
   %t = ktdf.tiling.reserve_size {min_value = 1 : index} : index
   return
 }
@@ -603,7 +603,7 @@ func.func @negative_phase_count(%i: index) {
 // -----
 
 func.func @negative_phase_missing(%i: index) {
-  // CHECK: invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: ktdf.buffer_phase needs an integer 'num_phases' attribute
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'ktdf.buffer_phase' op property 'num_phases' expected in operation 'ktdf.buffer_phase'
   %p = ktdf.buffer_phase(%i) : index
   return
 }
@@ -660,7 +660,7 @@ func.func @negative_opaque_name(%a: tensor<4xf16>) {
 // -----
 
 func.func @negative_opaque_types(%a: tensor<4xf16>) {
-  // CHECK: invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: ins: 2 operands but 1 types
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 2 operands but 1 types
   %r = ktdf.opaque "ADD" -> tensor<4xf16> ins(%a, %a : tensor<4xf16>) outs(%a : tensor<4xf16>)
   return
 }

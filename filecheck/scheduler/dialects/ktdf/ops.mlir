@@ -141,19 +141,19 @@ func.func @gather(%X: memref<1000x8x128xf16, "DDR">, %idx: memref<4x16xi32, "L1"
 // CHECK-SAME:    %[[N:.*]]: index)
 // CHECK:         %[[C1:.*]] = arith.constant 1 : index
 // CHECK-NEXT:    %[[TS:.*]] = ktdf.tiling.reserve_size {divisibility = 4 : index, min_value = 2 : index} : index
-// CHECK-NEXT:    %[[TS2:.*]] = ktdf.tiling.reserve_size {divisibility = 1 : index, min_value = 1 : index, hint = "inner"} : index
+// CHECK-NEXT:    %[[TS2:.*]] = ktdf.tiling.reserve_size {hint = "inner", divisibility = 1 : index, min_value = 1 : index} : index
 // CHECK:         scf.for %[[T:.*]] = {{.*}} {
 // CHECK-NEXT:      %[[X:.*]] = ktdf.tiling.derive_size [%[[T]] : %[[TS]]], total_size = %[[N]] : index
 // CHECK-NEXT:      scf.for %[[U:.*]] = %{{.*}} to %[[X]] step %{{.*}} {
 // CHECK-NEXT:        %{{.*}} = ktdf.tiling.derive_size [%[[T]] : %[[TS]]], [%[[U]] : %[[TS2]]], total_size = %[[N]] : index
 // CHECK-NEXT:        %{{.*}} = ktdf.tiling.linearize_index [%[[T]] : %[[TS]]], [%[[U]] : %[[C1]]] : index
 // GENERIC-LABEL: sym_name = "tiling"
-// GENERIC:       "ktdf.tiling.reserve_size"() <{min_value = 2 : index, divisibility = 4 : index, unique_id = {{[0-9]+}} : index}> : () -> index
+// GENERIC:       "ktdf.tiling.reserve_size"() <{divisibility = 4 : index, min_value = 2 : index, unique_id = {{[0-9]+}} : index}> : () -> index
 func.func @tiling(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %ts = ktdf.tiling.reserve_size {min_value = 2 : index, divisibility = 4 : index} : index
-  %ts2 = ktdf.tiling.reserve_size {divisibility = 1 : index, min_value = 1 : index, hint = "inner"} : index
+  %ts2 = ktdf.tiling.reserve_size {hint = "inner", divisibility = 1 : index, min_value = 1 : index} : index
   %trip = arith.ceildivui %n, %ts : index
   scf.for %t = %c0 to %trip step %c1 {
     %x = ktdf.tiling.derive_size [%t : %ts], total_size = %n : index
