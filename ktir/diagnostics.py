@@ -127,6 +127,7 @@ class KtirParser(Parser):
         self.line_offset = line_offset
         self._line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
         self._op_stack: list[int] = []
+        self._failed_at: int | None = None  # start of the op whose parsing raised
         self._name_attr = StringAttr(name)
         self._last_literal: Span | None = None
         self._text_len = len(text)
@@ -146,6 +147,10 @@ class KtirParser(Parser):
         self._op_stack.append(start)
         try:
             op = super().parse_operation()
+        except Exception:
+            if self._failed_at is None:  # the innermost op, before the stack unwinds
+                self._failed_at = start
+            raise
         finally:
             self._op_stack.pop()
         line, col = self._line_col(start)
@@ -189,7 +194,8 @@ class KtirParser(Parser):
         return None
 
     def _here(self, message: str) -> KtirDiagnostic:
-        pos = self._op_stack[-1] if self._op_stack else self._current_token.span.start
+        pos = self._failed_at if self._failed_at is not None else \
+            self._op_stack[-1] if self._op_stack else self._current_token.span.start
         line, col = self._line_col(pos)
         return KtirDiagnostic(format_at(self.name, line, col, message))
 
