@@ -30,9 +30,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from xdsl.dialects.builtin import (
     AnyFloat,
-    Float16Type,
-    Float32Type,
-    Float64Type,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -41,8 +38,8 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr
 
 from emulator.errors import RuntimeFault, UnsupportedOpError
-from ktir.interpreter.core import _expr_src as expr_src
-from ktir.interpreter.dtypes import wrap_int
+from emulator.numerics import etype
+from ktir.semantics import affine_src, ieee_div, scalar_rounder, tdiv, trem, wrap_int
 from spyrecode.dialects.dataflow_types import is_vector_like
 
 if TYPE_CHECKING:
@@ -78,15 +75,6 @@ def op_at(filename: str, line: int) -> Operation | None:
 # ---- helpers bound into every generated module --------------------------------------------
 
 
-def tdiv(a: int, b: int) -> int:
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b >= 0) else -q
-
-
-def trem(a: int, b: int) -> int:
-    return a - b * tdiv(a, b)
-
-
 def query(m: dict, key: object) -> object:
     try:
         return m[key]
@@ -98,25 +86,12 @@ def query(m: dict, key: object) -> object:
         raise RuntimeFault(f"{key!r} cannot key a map") from None
 
 
-def fdiv(a: float, b: float) -> float:
-    with np.errstate(all="ignore"):
-        return float(np.float64(a) / np.float64(b))
-
-
 def rounding(t: Attribute) -> Callable[[float], float]:
-    if isinstance(t, Float16Type):
-        return lambda x: float(np.float16(x))
-    if isinstance(t, Float32Type):
-        return lambda x: float(np.float32(x))
-    if isinstance(t, Float64Type):
-        return float
-    from emulator.numerics import etype
-
+    """Rounding of a scalar to float type `t` (ktir.semantics, as in the interpreter)."""
     et = etype(t)
-    if et.round is None:
+    if not et.is_float:
         raise UnsupportedOpError(f"scalar type {t} is not supported")
-    rnd = et.round
-    return lambda x: float(rnd(np.asarray([x], np.float32))[0])
+    return scalar_rounder(et)
 
 
 def width(t: Attribute) -> int:
@@ -142,7 +117,7 @@ PROCESS_LOCALS = {"SITES": "P.sites", "SL": "P.sl", "RC": "P.rc", "VID": "P.vid"
                   "LIMIT": "P.limit"}
 
 BASE_GLOBALS: dict[str, Any] = {"WRAP": wrap_int, "TDIV": tdiv, "TREM": trem, "QM": query,
-                                "FDIV": fdiv, "math": math, "np": np}
+                                "FDIV": ieee_div, "math": math, "np": np}
 
 
 @functools.lru_cache(maxsize=512)
@@ -391,7 +366,7 @@ def affine_py(e: AffineExpr, dims: list[str], syms: list[str]) -> str:
         e = e.replace_dims_and_symbols(
             [AffineExpr.dimension(i) for i in range(len(dims))],
             [AffineExpr.dimension(len(dims) + i) for i in range(len(syms))])
-    return expr_src(e, [*dims, *syms])
+    return affine_src(e, [*dims, *syms])
 
 
 def map_py(amap: Any, operands: list[str]) -> list[str]:
