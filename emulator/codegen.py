@@ -42,7 +42,16 @@ from xdsl.ir.affine import AffineExpr
 from emulator.errors import RuntimeFault, UnsupportedOpError
 from emulator.numerics import etype
 from emulator.sources import GLOBAL, LEGEND, Sources, const_kind, describe_const
-from ktir.semantics import affine_src, ieee_div, scalar_rounder, tdiv, trem, wrap_int
+from ktir.semantics import (
+    affine_src,
+    ceildiv,
+    ieee_div,
+    int_bounds,
+    scalar_rounder,
+    tdiv,
+    trem,
+    wrap_int,
+)
 from spyrecode.dialects.dataflow_types import is_vector_like
 
 if TYPE_CHECKING:
@@ -52,7 +61,7 @@ Handler = Callable[["Gen", Operation], None]
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _NOT_WORD = re.compile(r"\W")
 HANDLERS: dict[str, Handler] = {}
-I64_MIN, I64_MAX = -(1 << 63), (1 << 63) - 1
+I64_MIN, I64_MAX = int_bounds(64)
 BLOCKING = frozenset({"dataflow.receive", "dataflow.send", "dataflow.sync_recv"})
 
 
@@ -113,8 +122,10 @@ PROCESS_LOCALS = {"SITES": "P.sites", "SL": "P.sl", "RC": "P.rc", "VID": "P.vid"
                   "KNOWN": "P.known", "OPEN": "P.open", "WAKE": "P.wake", "TR": "P.trace",
                   "LIMIT": "P.limit"}
 
-BASE_GLOBALS: dict[str, Any] = {"WRAP": wrap_int, "TDIV": tdiv, "TREM": trem, "QM": query,
-                                "FDIV": ieee_div, "math": math, "np": np}
+# The scalar rules shared with the interpreter (ktir/semantics.py), and what else the generated
+# code of every module uses.
+BASE_GLOBALS: dict[str, Any] = {"WRAP": wrap_int, "TDIV": tdiv, "TREM": trem, "CEILDIV": ceildiv,
+                                "FDIV": ieee_div, "QM": query, "math": math, "np": np}
 
 
 @functools.lru_cache(maxsize=512)
@@ -440,8 +451,8 @@ def _int_other(g: Gen, op: Operation) -> None:
     ua, ub = f"({a} & {m})", f"({b} & {m})"
     expr = {"arith.divsi": f"TDIV({a}, {b})", "arith.remsi": f"TREM({a}, {b})",
             "arith.divui": f"WRAP({ua} // {ub}, {w})", "arith.remui": f"WRAP({ua} % {ub}, {w})",
-            "arith.floordivsi": f"({a} // {b})", "arith.ceildivsi": f"(-((-{a}) // {b}))",
-            "arith.ceildivui": f"WRAP(-((-{ua}) // {ub}), {w})",
+            "arith.floordivsi": f"({a} // {b})", "arith.ceildivsi": f"CEILDIV({a}, {b})",
+            "arith.ceildivui": f"WRAP(CEILDIV({ua}, {ub}), {w})",
             "arith.shrui": f"WRAP({ua} >> {b}, {w})", "arith.maxsi": f"max({a}, {b})",
             "arith.minsi": f"min({a}, {b})",
             "arith.maxui": f"({a} if {ua} >= {ub} else {b})",
