@@ -7,9 +7,11 @@
 
 Everything about the machine comes from `arch_descriptions.model.Device`; the execution model
 is shared/spec/dataflow-ir.md §7. Modules: machine (instances, FIFOs, signals), codegen*
-(DataflowIR -> Python; codegen_inline: the per-event work written into the programs), runtime
-(process state and helpers: timing, memory access, DMA), engine (the scheduler), numerics
-(vectorchain), races (E9 checker), results, trace, api (`emulate`).
+(DataflowIR -> Python; codegen_inline: the per-event work, one template per kind, written into
+the programs; codegen_access: memory accesses), sources (the generated code's files, dumps
+with `emulate(..., dump_programs=DIR)` or $KTIR_DUMP_PROGRAMS, linecache, the op of each line),
+runtime (process state and cold helpers), engine (the scheduler), numerics (vectorchain),
+races (E9 checker), results, trace, api (`emulate`).
 """
 
 from emulator.api import emulate

@@ -34,6 +34,11 @@ class ViewSpec:
         self.isz = self.et.itemsize
         self.type = mtype
 
+    def __repr__(self) -> str:
+        terms = [f"{c}*d{d}" if c != 1 else f"d{d}" for d, c in enumerate(self.coeffs) if c] + \
+            ([str(self.const)] if self.const else [])
+        return f"ViewSpec({self.type}, element {' + '.join(terms) or '0'})"
+
     @staticmethod
     def of_map(layout: AffineMap, mtype: MemRefType, op: Operation) -> ViewSpec:
         try:
@@ -92,8 +97,8 @@ class Plan:
     says how it is computed), lanes sit at `offsets` from it, and the touched elements span
     [lo, hi) around it."""
 
-    __slots__ = ("addr", "contiguous", "dec", "enc", "form", "hi", "isz", "lo", "n", "nbytes",
-                 "offsets", "shape", "storage")
+    __slots__ = ("addr", "compute", "contiguous", "dec", "enc", "form", "hi", "isz", "lo", "n",
+                 "nbytes", "offsets", "shape", "storage")
 
     def __init__(self, form: AddrForm, offsets: np.ndarray, lo: int, hi: int, contiguous: bool,
                  n: int, spec: ViewSpec):
@@ -102,7 +107,13 @@ class Plan:
         self.contiguous, self.n = contiguous, n
         self.isz, self.storage, self.shape = spec.isz, spec.storage, spec.shape
         self.dec, self.enc = spec.et.decode, spec.et.encode
+        self.compute = spec.et.compute  # the dtype of the lanes in registers
         self.nbytes = n * spec.isz
+
+    def __repr__(self) -> str:
+        how = "contiguous" if self.contiguous else "gathered"
+        return (f"Plan({self.n} lanes {how} of {self.storage} in a view of shape "
+                f"{self.shape}, elements [{self.lo}, {self.hi}) from lane 0)")
 
 
 class Access:
@@ -125,6 +136,9 @@ class Access:
         self.pmin = self.points.min(axis=0) if self.n else np.zeros(rank, np.int64)
         self.pmax = self.points.max(axis=0) if self.n else np.zeros(rank, np.int64)
         self.plans: dict[ViewSpec, Plan] = {}
+
+    def __repr__(self) -> str:
+        return f"Access({self.n} points of rank {self.rank}, of '{self.op.name}')"
 
     @staticmethod
     def single(rank: int, op: Operation) -> Access:

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import gc
 import math
+import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -29,6 +31,7 @@ from emulator.programs import Compiler, functions, is_body
 from emulator.races import RaceChecker
 from emulator.results import EmulationResult, UnitStats, roofline
 from emulator.runtime import Process
+from emulator.sources import dump_dir
 from emulator.trace import chrome_trace
 
 MemoryInit = dict[str, list[tuple[int, np.ndarray]]]
@@ -89,13 +92,14 @@ class Run:
     """The state of one `emulate` call."""
 
     def __init__(self, module: ModuleOp, device: Device, entry: str, cycle_limit: int,
-                 trace: bool, strict: bool, check_races: bool):
+                 trace: bool, strict: bool, check_races: bool, dump: Path | None = None):
         self.device = device
         self.compiler: Compiler | None = None
         self.module = module
         self.entry = entry
         self.cycle_limit, self.trace, self.strict = cycle_limit, trace, strict
         self.check_races = check_races
+        self.dump = dump
         self.t = 0.0
         self.procs: list[Process] = []
         self.warnings: list[str] = []
@@ -110,7 +114,7 @@ class Run:
             raise EmulationError(f"no function @{self.entry} to run (functions: {have})")
         self.machine = Machine(self.device, _cores(self.device, funcs, fn))
         place(self.machine, memory_init)
-        self.compiler = Compiler(funcs, self.machine, self.check_races, self.trace)
+        self.compiler = Compiler(funcs, self.machine, self.check_races, self.trace, self.dump)
         self.fn = fn
 
     def call(self, name: str, args: Sequence[object], scope: dict[int, object]) -> tuple:
@@ -229,12 +233,17 @@ class Run:
 
 def emulate(dfir_module: ModuleOp, device: Device, *, entry: str, args: Sequence[int | float],
             memory_init: MemoryInit | None = None, cycle_limit: int = 10**9,
-            trace: bool = False, strict: bool = False,
-            check_races: bool = True) -> EmulationResult:
+            trace: bool = False, strict: bool = False, check_races: bool = True,
+            dump_programs: str | os.PathLike | None = None) -> EmulationResult:
     """Run `entry` of a DataflowIR module on `device` with `args` (element addresses and
-    scalars, by position). Raises an `EmulationError` subclass on any fault."""
+    scalars, by position). Raises an `EmulationError` subclass on any fault.
+
+    `dump_programs` (default: $KTIR_DUMP_PROGRAMS) names a directory to write the Python
+    generated for each function and program into, one file each, as it is compiled; the
+    generated code then runs from those files, so tracebacks and pdb point into them."""
     t0 = time.perf_counter()
-    run = Run(dfir_module, device, entry, cycle_limit, trace, strict, check_races)
+    run = Run(dfir_module, device, entry, cycle_limit, trace, strict, check_races,
+              dump_dir(dump_programs))
     run.start(memory_init)
     with np.errstate(all="ignore"), _no_cyclic_gc():
         run.call(entry, list(args), {})

@@ -8,31 +8,30 @@ engine when it must wait. Timing and memory effects go through the process helpe
 (runtime.py). Host functions (outside the body) and the body's prelude become plain functions.
 
 Nothing is looked up in xDSL attributes while a program runs: every static fact (view layouts,
-access sets, vector kernels, latency classes) is computed here and bound as a constant `K<n>`
-of the generated module. A failing op is found again from the line of the generated source
-(`op_at`), so the hot path carries no bookkeeping. A program keeps its process's clock and
-counters in locals (STATE) and its per-event work inline (codegen_inline.py). Handlers for the
-dataflow, agen, vectorchain, uniform, symbol and memref ops are in codegen_ops.py; scalar and
-control ops are here.
+access sets, vector kernels, latency classes) is computed here and bound as a constant of the
+generated module, named after its kind (`PLAN12`). A failing op is found again from the line
+of the generated source (sources.py), so the hot path carries no bookkeeping; the source of
+every function can be dumped, shows in tracebacks and pdb, and names the op of each group of
+lines in a comment. A program keeps its process's clock and counters in locals (STATE) and its
+per-event work inline (codegen_inline.py). Handlers: memory accesses in codegen_access.py,
+the other dataflow, vectorchain, uniform, symbol and memref ops in codegen_ops.py, control
+flow in codegen_control.py, scalar ops here.
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
 import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from types import CodeType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from xdsl.dialects.builtin import (
     AnyFloat,
-    Float16Type,
-    Float32Type,
-    Float64Type,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -41,8 +40,18 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr
 
 from emulator.errors import RuntimeFault, UnsupportedOpError
-from ktir.interpreter.core import _expr_src as expr_src
-from ktir.interpreter.dtypes import wrap_int
+from emulator.numerics import etype
+from emulator.sources import GLOBAL, LEGEND, Sources, const_kind, describe_const
+from ktir.semantics import (
+    affine_src,
+    ceildiv,
+    ieee_div,
+    int_bounds,
+    scalar_rounder,
+    tdiv,
+    trem,
+    wrap_int,
+)
 from spyrecode.dialects.dataflow_types import is_vector_like
 
 if TYPE_CHECKING:
@@ -50,10 +59,9 @@ if TYPE_CHECKING:
 
 Handler = Callable[["Gen", Operation], None]
 _IDENT = re.compile(r"[A-Za-z_]\w*")
+_NOT_WORD = re.compile(r"\W")
 HANDLERS: dict[str, Handler] = {}
-FILES: dict[str, list[Operation | None]] = {}
-_file_ids = itertools.count()
-I64_MIN, I64_MAX = -(1 << 63), (1 << 63) - 1
+I64_MIN, I64_MAX = int_bounds(64)
 BLOCKING = frozenset({"dataflow.receive", "dataflow.send", "dataflow.sync_recv"})
 
 
@@ -70,21 +78,7 @@ def tuple_src(items: Iterable[str]) -> str:
     return "(" + "".join(x + ", " for x in items) + ")"
 
 
-def op_at(filename: str, line: int) -> Operation | None:
-    ops = FILES.get(filename)
-    return ops[line - 1] if ops is not None and 0 < line <= len(ops) else None
-
-
 # ---- helpers bound into every generated module --------------------------------------------
-
-
-def tdiv(a: int, b: int) -> int:
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b >= 0) else -q
-
-
-def trem(a: int, b: int) -> int:
-    return a - b * tdiv(a, b)
 
 
 def query(m: dict, key: object) -> object:
@@ -98,25 +92,12 @@ def query(m: dict, key: object) -> object:
         raise RuntimeFault(f"{key!r} cannot key a map") from None
 
 
-def fdiv(a: float, b: float) -> float:
-    with np.errstate(all="ignore"):
-        return float(np.float64(a) / np.float64(b))
-
-
 def rounding(t: Attribute) -> Callable[[float], float]:
-    if isinstance(t, Float16Type):
-        return lambda x: float(np.float16(x))
-    if isinstance(t, Float32Type):
-        return lambda x: float(np.float32(x))
-    if isinstance(t, Float64Type):
-        return float
-    from emulator.numerics import etype
-
+    """Rounding of a scalar to float type `t` (ktir.semantics, as in the interpreter)."""
     et = etype(t)
-    if et.round is None:
+    if not et.is_float:
         raise UnsupportedOpError(f"scalar type {t} is not supported")
-    rnd = et.round
-    return lambda x: float(rnd(np.asarray([x], np.float32))[0])
+    return scalar_rounder(et)
 
 
 def width(t: Attribute) -> int:
@@ -141,29 +122,29 @@ PROCESS_LOCALS = {"SITES": "P.sites", "SL": "P.sl", "RC": "P.rc", "VID": "P.vid"
                   "KNOWN": "P.known", "OPEN": "P.open", "WAKE": "P.wake", "TR": "P.trace",
                   "LIMIT": "P.limit"}
 
-BASE_GLOBALS: dict[str, Any] = {"WRAP": wrap_int, "TDIV": tdiv, "TREM": trem, "QM": query,
-                                "FDIV": fdiv, "math": math, "np": np}
+# The scalar rules shared with the interpreter (ktir/semantics.py), and what else the generated
+# code of every module uses.
+BASE_GLOBALS: dict[str, Any] = {"WRAP": wrap_int, "TDIV": tdiv, "TREM": trem, "CEILDIV": ceildiv,
+                                "FDIV": ieee_div, "QM": query, "math": math, "np": np}
 
 
 @functools.lru_cache(maxsize=512)
-def _compiled(src: str) -> CodeType:
+def _compiled(src: str, filename: str) -> CodeType:
     """Python's compilation of generated source, which runs and tests repeat."""
-    return compile(src, "<dfir>", "exec")
-
-
-def _named(code: CodeType, filename: str) -> CodeType:
-    """The code with its functions' file name (op_at finds the failing op by it)."""
-    consts = tuple(_named(c, filename) if isinstance(c, CodeType) else c for c in code.co_consts)
-    return code.replace(co_filename=filename, co_consts=consts)
+    return compile(src, filename, "exec")
 
 
 class Codegen:
-    """One compilation: the globals shared by its generated functions, the op table used by
-    blocking tokens, and the vector-op cost sites."""
+    """One compilation: the globals shared by its generated functions (constants, process
+    helpers and the functions themselves), its sources (emulator/sources.py), the op table
+    used by blocking tokens, and the vector-op cost sites. Everything here belongs to one
+    emulation and goes with it."""
 
     def __init__(self, function: Callable[[str, Operation], tuple[str, bool]], races: bool,
-                 trace: bool = False):
+                 trace: bool = False, dump: Path | None = None):
+        self.sources = Sources(dump)
         self.g: dict[str, Any] = dict(BASE_GLOBALS)
+        self.g[GLOBAL] = self.sources
         self.function = function  # a function called from a program: (Python name, blocks)
         self.specs: dict[SSAValue, ViewSpec] = {}  # the static layouts of view values
         self.ops: list[Operation] = []
@@ -171,12 +152,19 @@ class Codegen:
         self.races = races
         self.trace = trace
         self._k = 0
+        self._consts: set[str] = set()
 
-    def const(self, obj: object) -> str:
+    def const(self, obj: object, hint: str | None = None) -> str:
+        """Bind `obj` as a global of the generated code; its name (`hint` or its kind, and
+        a number)."""
         self._k += 1
-        name = f"K{self._k}"
+        name = f"{hint or const_kind(obj)}{self._k}"
         self.g[name] = obj
+        self._consts.add(name)
         return name
+
+    def const_round(self, t: Attribute) -> str:
+        return self.const(rounding(t), "ROUND")
 
     def opindex(self, op: Operation) -> int:
         self.ops.append(op)
@@ -186,8 +174,10 @@ class Codegen:
         self.sites.append((cls, lanes, elem, label))
         return len(self.sites) - 1
 
-    def build(self, name: str, params: str, gen: Gen, generator: bool = False) -> Callable:
-        """Compile the function; `generator` makes it one even when nothing in it blocks."""
+    def build(self, name: str, params: str, gen: Gen, stem: str, about: str,
+              generator: bool = False) -> Callable:
+        """Compile the function `name` (its file: `stem`, its header says what it is:
+        `about`); `generator` makes it one even when nothing in it blocks."""
         ind = "    "
         pro = [f"{n} = {PROCESS_LOCALS[n]}" for n in sorted(gen.uses)] + gen.prologue
         head = [f"def {name}({params}):"] + [ind + line for line in pro]
@@ -201,11 +191,15 @@ class Codegen:
         if gen.mode == "program":
             body += [(ind + "except BaseException:", None), (2 * ind + STATE_OUT, None),
                      (2 * ind + "raise", None)]
-        src_lines = head + [line for line, _ in body]
-        ops: list[Operation | None] = [None] * len(head) + [op for _, op in body]
-        filename = f"<dfir-{next(_file_ids)}:{name}>"
-        FILES[filename] = ops
-        exec(_named(_compiled("\n".join(src_lines) + "\n"), filename), self.g)
+        lines = [(line, None) for line in head] + self.sources.commented(body)
+        used = sorted({w for line, _ in lines for w in _IDENT.findall(line)} & self._consts,
+                      key=lambda c: int(re.sub(r"\D", "", c)))
+        top = [f"# {about}", *LEGEND.splitlines()]
+        if used:
+            top += ["# Constants:"] + [f"#   {c} = {describe_const(self.g[c])}" for c in used]
+        lines = [(line, None) for line in top] + lines
+        filename = self.sources.add(stem, [line for line, _ in lines], [op for _, op in lines])
+        exec(_compiled("\n".join(line for line, _ in lines) + "\n", filename), self.g)
         return self.g[name]
 
 
@@ -237,8 +231,11 @@ class Gen:
         return f"{prefix}{self.n}"
 
     def define(self, value: SSAValue) -> str:
+        """A new local for `value`: `v<n>`, with the value's name in the IR when it has one
+        (`v12_tile` for `%tile`)."""
         self.n += 1
-        name = f"v{self.n}"
+        hint = value.name_hint
+        name = f"v{self.n}_{_NOT_WORD.sub('_', hint)}" if hint else f"v{self.n}"
         self.names[value] = name
         return name
 
@@ -377,8 +374,8 @@ class Gen:
             out.append((name, "w" + name[1:] if is_vector_like(a.type) else None))
         return out
 
-    def guard(self, trips: str) -> None:
-        self.emit(f"P.loop({trips})" if self.mode == "program" else f"LOOP({trips})")
+    def guard(self, trips: str, op: Operation) -> None:
+        self.emit(f"P.loop({trips})" if self.mode == "program" else f"LOOP({trips})", op)
 
 
 # ---- affine expressions -------------------------------------------------------------------
@@ -391,7 +388,7 @@ def affine_py(e: AffineExpr, dims: list[str], syms: list[str]) -> str:
         e = e.replace_dims_and_symbols(
             [AffineExpr.dimension(i) for i in range(len(dims))],
             [AffineExpr.dimension(len(dims) + i) for i in range(len(syms))])
-    return expr_src(e, [*dims, *syms])
+    return affine_src(e, [*dims, *syms])
 
 
 def map_py(amap: Any, operands: list[str]) -> list[str]:
@@ -454,8 +451,8 @@ def _int_other(g: Gen, op: Operation) -> None:
     ua, ub = f"({a} & {m})", f"({b} & {m})"
     expr = {"arith.divsi": f"TDIV({a}, {b})", "arith.remsi": f"TREM({a}, {b})",
             "arith.divui": f"WRAP({ua} // {ub}, {w})", "arith.remui": f"WRAP({ua} % {ub}, {w})",
-            "arith.floordivsi": f"({a} // {b})", "arith.ceildivsi": f"(-((-{a}) // {b}))",
-            "arith.ceildivui": f"WRAP(-((-{ua}) // {ub}), {w})",
+            "arith.floordivsi": f"({a} // {b})", "arith.ceildivsi": f"CEILDIV({a}, {b})",
+            "arith.ceildivui": f"WRAP(CEILDIV({ua}, {ub}), {w})",
             "arith.shrui": f"WRAP({ua} >> {b}, {w})", "arith.maxsi": f"max({a}, {b})",
             "arith.minsi": f"min({a}, {b})",
             "arith.maxui": f"({a} if {ua} >= {ub} else {b})",
@@ -539,7 +536,7 @@ _FLOAT_BIN = {"arith.addf": "{a} + {b}", "arith.subf": "{a} - {b}", "arith.mulf"
 def _float_binary(g: Gen, op: Operation) -> None:
     _scalar_only(g, op)
     a, b = g.v(op.operands[0]), g.v(op.operands[1])
-    rnd = g.cg.const(rounding(op.results[0].type))
+    rnd = g.cg.const_round(op.results[0].type)
     r = g.define(op.results[0])
     g.emit(f"{r} = {rnd}({_FLOAT_BIN[op.name].format(a=a, b=b)})", op)
     g.scalar()
@@ -557,7 +554,7 @@ def _float_cast(g: Gen, op: Operation) -> None:
     else:
         if op.name == "arith.uitofp":
             a = f"({a} & {(1 << width(src)) - 1})"
-        g.emit(f"{r} = {g.cg.const(rounding(dst))}({a})", op)
+        g.emit(f"{r} = {g.cg.const_round(dst)}({a})", op)
     g.scalar()
 
 
@@ -592,7 +589,7 @@ def _unary(g: Gen, op: Operation) -> None:
     template, rounded = _UNARY[op.name]
     expr = template.format(a=g.v(op.operands[0]), w=width(op.results[0].type))
     if rounded:
-        expr = f"{g.cg.const(rounding(op.results[0].type))}({expr})"
+        expr = f"{g.cg.const_round(op.results[0].type)}({expr})"
     r = g.define(op.results[0])
     g.emit(f"{r} = {expr}", op)
     g.scalar()

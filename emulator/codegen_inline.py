@@ -1,18 +1,18 @@
-"""The hot process helpers, written inline into generated programs (shared/spec/dataflow-ir.md
-§7 E5-E9, E13).
+"""The per-event work of the emulator, each kind written once, as a template of generated
+code (shared/spec/dataflow-ir.md §7 E5-E9, E13): FIFO send and receive, signals, vector ops,
+vector loads and stores, DMA.
 
-A send, receive, signal, vector op, vector access or one-step DMA runs once per emulated
-event, millions of times per run; as a call of a `Process` method its argument passing and
-attribute lookups would cost more than its work. Each function here emits that work with the
-op's static facts folded in: plan sizes and strides become literals, a constant base
-coordinate a constant address, and what depends only on the channel, signal or memory an op
-uses (its FIFO, its route and the serialisation time over it, the race checker's pages) is
+An event happens millions of times per run; as a call of a `Process` method its argument
+passing and attribute lookups would cost more than its work. So each function here emits that
+work with the op's static facts folded in: plan sizes and strides become literals, a constant
+base coordinate a constant address, and what depends only on the channel, signal or memory an
+op uses (its FIFO, its route and the serialisation time over it, the race checker's pages) is
 looked up again only when that object changes, which in practice is once per program. The
-clock and counters are the program's locals `p_t`, `p_busy`, ... (codegen.STATE); lines for
-the race checker and the trace appear only when the run checks races / records a trace
-(`Codegen.races`, `Codegen.trace`). The arithmetic on cycles is operation for operation that
-of the original helpers, so the numbers do not change (tests/emulator/test_inline.py runs
-kernels through these and through the generic helpers of runtime.py and compares).
+programs contain these templates; an access through a view known only at run time runs the
+same template compiled for its plan (codegen_access.Generic), so there is no second
+implementation to keep equal. The clock and counters are the program's locals `p_t`,
+`p_busy`, ... (codegen.STATE); lines for the race checker and the trace appear only when the
+run checks races / records a trace (`Codegen.races`, `Codegen.trace`).
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def _trace(g: Gen, src: str) -> str:
 
 def _when_changed(g: Gen, objs: list[str], stmts: list[str]) -> str:
     """Source that runs `stmts` when one of `objs` is not the object of the last time."""
-    last = [g.tmp("_p") for _ in objs]
+    last = [g.tmp("_last") for _ in objs]
     g.prologue += [f"{x} = None" for x in last]
     cond = " or ".join(f"{o} is not {x}" for o, x in zip(objs, last, strict=True))
     return f"if {cond}: " + "; ".join([*(f"{x} = {o}" for o, x in zip(objs, last,
@@ -95,7 +95,7 @@ def _peer(g: Gen, peer: str, method: str, fields: dict[str, str],
     """The channel or signal `P.<method>(peer)` and the names of `fields` of it (name ->
     source over `{0}`, the object), looked up again when `peer` changes; with `wait` (kind,
     index of the op), also the token it parks with. (object, names, source)."""
-    obj = g.tmp("_c")
+    obj = g.tmp("_ch" if method in ("rx", "tx") else "_sig")
     names = {f: g.tmp("_" + f) for f in fields}
     stmts = [f"{obj} = P.{method}({peer})"] + [f"{names[f]} = {src.format(obj)}"
                                               for f, src in fields.items()]
@@ -356,14 +356,18 @@ def _lanes(g: Gen, m: str, a: str, plan: Plan, pconst: str) -> tuple[str, str]:
     return lanes, _when_changed(g, [f"{m}.views"], get)
 
 
-def _route(g: Gen, mems: list[str], route: str, nb: int) -> tuple[str, str, str, str]:
+def _route(g: Gen, mems: list[str], route: str, nb: int | str) -> tuple[str, str, str, str]:
     """(links, latency, serialisation time of `nb` bytes, source): the route `route`,
-    looked up again when one of the memories `mems` changes."""
+    looked up again when one of the memories `mems` changes (and the time computed each
+    time when `nb` is known only at run time)."""
     lks, lat, bpc, ser = (g.tmp(n) for n in ("_lks", "_lat", "_bpc", "_ser"))
-    return lks, lat, ser, _when_changed(g, mems, [f"{lks}, {lat}, {bpc} = {route}",
-                                                  f"{ser} = {nb} / {bpc}",
-                                                  f"{lks}_n = len({lks})", f"{lks}_0 = {lks}[0]",
-                                                  f"{lks}_1 = {lks}[-1]"])
+    look = _when_changed(g, mems, [f"{lks}, {lat}, {bpc} = {route}",
+                                   *([f"{ser} = {nb} / {bpc}"] if _LITERAL.match(str(nb)) else []),
+                                   f"{lks}_n = len({lks})", f"{lks}_0 = {lks}[0]",
+                                   f"{lks}_1 = {lks}[-1]"])
+    if not _LITERAL.match(str(nb)):
+        look += f"\n{ser} = {nb} / {bpc}"
+    return lks, lat, ser, look
 
 
 def vload(g: Gen, op: Operation, view: tuple[str, str], addr: str, plan: Plan, pconst: str,
@@ -375,7 +379,7 @@ def vload(g: Gen, op: Operation, view: tuple[str, str], addr: str, plan: Plan, p
     lanes, typed = _lanes(g, m, a, plan, pconst)
     if plan.contiguous:
         lanes += ".copy()"
-    dec = f"{r} = {g.cg.const(plan.dec)}({r})" if plan.dec is not None else ""
+    dec = f"{r} = {g.cg.const(plan.dec, 'DECODE')}({r})" if plan.dec is not None else ""
     races = _race_check(g, m, lo, hi, False, False)
     lks, lat, ser, look = _route(g, [m], f"P._route({m}, True)", plan.nbytes)
     s = g.tmp("_s")
@@ -400,7 +404,7 @@ def vstore(g: Gen, op: Operation, view: tuple[str, str], addr: str, plan: Plan, 
     g.event()
     m, a, lo, hi, span = _span(g, view, addr, plan)
     dst, typed = _lanes(g, m, a, plan, pconst)
-    raw = f"{g.cg.const(plan.enc)}({v})" if plan.enc is not None else v
+    raw = f"{g.cg.const(plan.enc, 'ENCODE')}({v})" if plan.enc is not None else v
     if _LITERAL.match(a) and plan.contiguous:
         dst += "[...]"
     races = _race_check(g, m, lo, hi, True, False)
@@ -422,13 +426,20 @@ if {done} > p_pend: p_pend = {done}
 {_trace(g, f"TR.append(('vector_store', {s}, {ser}, {m}.name))")}""")
 
 
-def dma1(g: Gen, op: Operation, sparts: tuple[str, str], scomps: list[str],
-         dparts: tuple[str, str], dcomps: list[str], lp: Plan, sp: Plan, lconst: str,
-         sconst: str) -> None:
-    """An asynchronous one-step DMA between contiguous runs of one storage type: the bytes
-    are copied now; the transfer holds the route (memory -> unit -> memory) for bytes /
-    lowest bandwidth and completes after its latency, in issue order."""
-    g.event()
+def _bound(g: Gen, op: Operation | None, src: str, prefix: str) -> str:
+    """`src` as a name, evaluated once."""
+    if _NAME.match(src):
+        return src
+    name = g.tmp(prefix)
+    g.emit(f"{name} = {src}", op)
+    return name
+
+
+def _dma_step(g: Gen, op: Operation | None, sparts: tuple[str, str], scomps: list[str],
+              dparts: tuple[str, str], dcomps: list[str], lp: Plan, sp: Plan, lconst: str,
+              sconst: str) -> None:
+    """Copy one step of a DMA now: bytes between contiguous runs of one storage type, else
+    lanes read (decoded) and written (encoded) through the two plans."""
     names = _coords(g, op, [*scomps, *dcomps])
     sn, dn = names[:len(scomps)], names[len(scomps):]
     lcond, laddr = _addr(lp, sn)
@@ -438,18 +449,68 @@ def dma1(g: Gen, op: Operation, sparts: tuple[str, str], scomps: list[str],
         g.emit(f"if not ({' and '.join(conds)}): "
                f"P._span({sparts[0]}, {sparts[1]}, {tuple_src(sn)}, {lconst}); "
                f"P._span({dparts[0]}, {dparts[1]}, {tuple_src(dn)}, {sconst})", op)
-    sm, _, a, ae, sspan = _span(g, sparts, laddr, lp)
-    dm, _, b, be, dspan = _span(g, dparts, saddr, sp)
-    nb = lp.nbytes
-    races = _race_check(g, sm, a, ae, False, True) + _race_check(g, dm, b, be, True, True)
+    # memory, element address and byte range [lo, hi) of the source and the destination
+    sm, sa, slo, shi, sspan = _span(g, sparts, laddr, lp)
+    dm, da, dlo, dhi, dspan = _span(g, dparts, saddr, sp)
+    if lp.contiguous and sp.contiguous and lp.storage == sp.storage and lp.n == sp.n:
+        copy = f"{dm}.mv[{dlo}: {dhi}] = {sm}.mv[{slo}: {shi}]"
+    else:
+        x = g.tmp("_x")
+        src, styped = _lanes(g, sm, sa, lp, lconst)
+        dst, dtyped = _lanes(g, dm, da, sp, sconst)
+        dec = f"{x} = {g.cg.const(lp.dec, 'DECODE')}({x})" if lp.dec is not None else ""
+        raw = f"{g.cg.const(sp.enc, 'ENCODE')}({x})" if sp.enc is not None else x
+        if _LITERAL.match(da) and sp.contiguous:
+            dst += "[...]"
+        lanes = f"P._lanes({lp.n}, {sconst})" if lp.n != sp.n else ""
+        copy = f"""
+{styped}
+{x} = {src}{".copy()" if lp.contiguous else ""}
+{dec}
+{lanes}
+{dtyped}
+{dst} = {raw}"""
+    races = _race_check(g, sm, slo, shi, False, True) + \
+        _race_check(g, dm, dlo, dhi, True, True)
+    lines(g, op, f"""
+{sspan}
+{dspan}
+{copy}
+{races}""")
+
+
+def dma(g: Gen, op: Operation | None, sparts: tuple[str, str], scomps: list[str],
+        dparts: tuple[str, str], dcomps: list[str], lp: Plan, sp: Plan, lconst: str,
+        sconst: str, steps: str | None = None, nsteps: int | None = None) -> None:
+    """An asynchronous composite_load_and_store: the data is copied now, at each step's
+    (load offset, store offset) from the source `steps` (None: one step at offset zero,
+    `nsteps`: their number when known here); the transfer holds the route (memory -> unit ->
+    memory) for all its bytes / lowest bandwidth and completes after its latency, in issue
+    order."""
+    g.event()
+    sparts = (_bound(g, op, sparts[0], "_sm"), sparts[1])
+    dparts = (_bound(g, op, dparts[0], "_dm"), dparts[1])
+    sm, dm = sparts[0], dparts[0]
+    if steps is None:
+        _dma_step(g, op, sparts, scomps, dparts, dcomps, lp, sp, lconst, sconst)
+        nb = str(lp.nbytes)
+    else:
+        st, lo, so, sb, db = (g.tmp(n) for n in ("_st", "_lo", "_so", "_sb", "_db"))
+        g.emit(f"{st} = {steps}", op)
+        g.emit(f"for {lo}, {so} in {st}:", op)
+        g.ind += 1
+        g.emit(f"{sb} = SHIFT({tuple_src(scomps)}, {lo}); "
+               f"{db} = SHIFT({tuple_src(dcomps)}, {so})", op)
+        _dma_step(g, op, sparts, [f"{sb}[{i}]" for i in range(len(scomps))], dparts,
+                  [f"{db}[{i}]" for i in range(len(dcomps))], lp, sp, lconst, sconst)
+        g.ind -= 1
+        nb = str(nsteps * lp.nbytes) if nsteps is not None else g.tmp("_nb")
+        if nsteps is None:
+            g.emit(f"{nb} = len({st}) * {lp.nbytes}", op)
     lks, lat, ser, look = _route(g, [sm, dm], f"P._dma_route({sm}, {dm})", nb)
     g.use("LIMIT")
     s, d = g.tmp("_s"), g.tmp("_d")
     lines(g, op, f"""
-{sspan}
-{dspan}
-{dm}.mv[{b}: {be}] = {sm}.mv[{a}: {ae}]
-{races}
 {look}
 {s} = p_t
 {_reserve(g, lks, s, ser, nb, 2)}
@@ -460,4 +521,3 @@ if {d} > p_pend: p_pend = {d}
 p_busy += {ser}
 {_trace(g, f"TR.append(('dma', {s}, {d} - {s}, {sm}.name + '->' + {dm}.name))")}
 if {d} > LIMIT: P._limit()""")
-

@@ -19,11 +19,11 @@ from types import TracebackType
 
 from xdsl.ir import Operation
 
-from emulator.codegen import FILES, op_at
 from emulator.errors import DeadlockError, EmulationError, RuntimeFault
 from emulator.machine import Handle, Machine
 from emulator.races import RaceChecker
 from emulator.runtime import Process
+from emulator.sources import GLOBAL, Sources
 from ktir.diagnostics import op_location
 
 _WAITS = {1: "to receive from", 2: "to send to", 3: "for a signal from"}
@@ -109,9 +109,9 @@ def failing_op(tb: TracebackType | None) -> Operation | None:
     """The op of the innermost generated-code frame of a traceback."""
     found = None
     while tb is not None:
-        fname = tb.tb_frame.f_code.co_filename
-        if fname in FILES:
-            found = op_at(fname, tb.tb_lineno) or found
+        sources = tb.tb_frame.f_globals.get(GLOBAL)
+        if isinstance(sources, Sources):
+            found = sources.op_at(tb.tb_frame.f_code.co_filename, tb.tb_lineno) or found
         tb = tb.tb_next
     return found
 

@@ -11,19 +11,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 
+import emulator.codegen_access
 import emulator.codegen_control
-import emulator.codegen_ops
 from emulator.codegen import Codegen, Gen
 from emulator.errors import EmulationError, UnsupportedOpError
 from emulator.machine import Machine
 from emulator.runtime import no_memory, no_region, plan_of, shift, symbol
 from spyrecode.dialects.dataflow import ProgramUnitOp
 
+assert emulator.codegen_access  # imported for their ops' handlers
 assert emulator.codegen_control
 
 
@@ -87,9 +89,9 @@ class Compiler:
     """Compiles the functions of one module for one machine, each once."""
 
     def __init__(self, funcs: dict[str, FuncOp], machine: Machine, races: bool,
-                 trace: bool = False):
+                 trace: bool = False, dump: Path | None = None):
         self.funcs = funcs
-        self.cg = Codegen(self.function, races, trace)
+        self.cg = Codegen(self.function, races, trace, dump)
         self.cg.g.update(M=machine, NOMEM=no_memory, PLANOF=plan_of, SHIFT=shift, SYM=symbol,
                          NOREGION=no_region, LOOP=loop_guard)
         self._bodies: dict[str, Body] = {}
@@ -111,7 +113,9 @@ class Compiler:
             if args:
                 g.emit(f"{', '.join(args)}, = A", fn)
             g.block(fn.body.block)
-            self._hosts[name] = self.cg.build(f"host_{_py(name)}", "A, S, CALL", g)
+            self._hosts[name] = self.cg.build(
+                f"host_{_py(name)}", "A, S, CALL", g, f"{name}.host",
+                f"host code of @{name}: A, its arguments; CALL, how it calls a function")
         return self._hosts[name]
 
     def body(self, fn: FuncOp) -> Body:
@@ -125,7 +129,8 @@ class Compiler:
         for k, pu in enumerate(op for op in fn.body.block.ops if isinstance(op, ProgramUnitOp)):
             outer = outer_values(pu)
             g = Gen(self.cg, "program")
-            names = [f"e{i}" for i in range(len(outer))]
+            names = [f"e{i}_{_py(v.name_hint)}" if v.name_hint else f"e{i}"
+                     for i, v in enumerate(outer)]
             g.names.update(zip(outer, names, strict=True))
             if names:
                 g.emit(f"{', '.join(names)}, = E", pu)
@@ -133,9 +138,11 @@ class Compiler:
                 g.names[pu.iter_arg] = "me"
                 g.emit("me = P.unit", pu)
             g.block(pu.block)
-            programs.append(Program(pu, self.cg.build(f"prog{k}_{_py(name)}",
-                                                      "E, P, T, S, IC", g, generator=True),
-                                    outer))
+            label = unit_label(pu)
+            fn_ = self.cg.build(f"program{k}_{_py(label)}__{_py(name)}", "E, P, T, S, IC", g,
+                                f"{name}.program{k}.{label}",
+                                f"program {k} of @{name}, run by {_units(pu)}", generator=True)
+            programs.append(Program(pu, fn_, outer))
         g = Gen(self.cg, "prelude")
         for op in fn.body.block.ops:
             if not isinstance(op, ProgramUnitOp):
@@ -146,7 +153,9 @@ class Compiler:
             vals = [g.v(v) for v in (*p.outer, *p.op.units)]
             envs.append("[" + "".join(v + ", " for v in vals) + "]")
         g.emit(f"return [{', '.join(envs)}]", fn)
-        prelude = self.cg.build(f"prelude_{_py(name)}", "S", g)
+        prelude = self.cg.build(f"prelude_{_py(name)}", "S", g, f"{name}.prelude",
+                                f"prelude of @{name}: run once per launch; returns each "
+                                "program's values and units")
         body = self._bodies[name] = Body(fn, prelude, programs)
         return body
 
@@ -167,9 +176,40 @@ class Compiler:
         g.block(fn.body.block)
         py = f"fn_{_py(name)}"
         self.cg.build(py, "P, T, S, IC" + "".join(", " + a for a in args), g,
+                      f"{name}.function", f"@{name}, called from programs",
                       generator=g.has_yield)
         self._called[name] = (py, g.has_yield)
         return py, g.has_yield
+
+
+def _unit_names(pu: ProgramUnitOp) -> list[tuple[str, str | None]]:
+    """(name, kind) of each unit a program lists, where a `dataflow.get_unit` names it
+    (else the unit's name in the IR and no kind)."""
+    out = []
+    for u in pu.units:
+        owner = u.owner
+        if isinstance(owner, Operation) and owner.name == "dataflow.get_unit":
+            out.append((owner.unit_name, owner.kind))  # type: ignore[attr-defined]
+        else:
+            out.append((u.name_hint or "unit", None))
+    return out
+
+
+def unit_label(pu: ProgramUnitOp) -> str:
+    """A short name of the units running a program: the unit, `DMA_INx32` for 32 units of
+    kind DMA_IN, else their kinds or names."""
+    units = _unit_names(pu)
+    if len(units) == 1:
+        return units[0][0]
+    kinds = list(dict.fromkeys(k or n for n, k in units))
+    return f"{kinds[0]}x{len(units)}" if len(kinds) == 1 else "+".join(kinds)
+
+
+def _units(pu: ProgramUnitOp) -> str:
+    names = [n for n, _ in _unit_names(pu)]
+    if len(names) <= 4:
+        return ", ".join(names)
+    return f"{', '.join(names[:3])}, ... ({len(names)} units)"
 
 
 def _py(name: str) -> str:

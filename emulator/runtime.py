@@ -6,12 +6,11 @@ op costs its class interval and its result is ready after the class latency; a s
 sender for bytes/bandwidth and reaches the receiver after the link latency; a full FIFO holds
 the sender until the slot it needs was freed by a receive; a vector access or DMA reserves
 every link instance on its route first-come first-served; an asynchronous DMA returns at once
-and completes in issue order; `sync_send` arrives after the device's signal latency. The
-per-event work (FIFOs, signals, vector ops, accesses and one-step DMAs through views whose
-layout is known when compiling) is written inline into the generated programs
-(codegen_inline.py), which keep the clock and counters in locals and write them back here;
-the helpers below do the rest: accesses through views known only at run time, multi-step
-DMAs, scalar loads and stores, opaque ops, and the cold paths (routes, faults).
+and completes in issue order; `sync_send` arrives after the device's signal latency. That
+work is written once, as the templates of codegen_inline.py, which the generated programs
+contain (codegen_access.py compiles them per plan for views known only at run time); they
+keep the clock and counters in locals and write them back here. The helpers below are the
+cold paths: channel and signal lookup, routes, loop guards and faults.
 Blocking (empty FIFO, full FIFO, no signal) is not a helper's business: the generated code
 checks the condition and yields to the engine (engine.py), which resumes the process when the
 channel or signal changes. Functional effects happen at issue: DMA data is copied when the
@@ -22,8 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING
-
-import numpy as np
 
 from emulator.access import Access, Plan, View
 from emulator.errors import (
@@ -130,23 +127,7 @@ class Process:
     def mismatch(self, c: Channel, tkey: str, sent: str) -> None:
         raise ChannelTypeError(f"received {tkey} from {c.src.name}, but it sent {sent}")
 
-    # ---- compute ---------------------------------------------------------------------------
-
-    def vop(self, ready: float, cost: tuple[float, float, str, int]) -> float:
-        lat, ivl, name, site = cost
-        self.sites[site] += 1
-        s = self.t
-        if ready > s:
-            self.st_data += ready - s
-            s = ready
-        self.t = t = s + ivl
-        self.busy += ivl
-        self.nev += 1
-        if self.trace is not None:
-            self.trace.append((name, s, ivl, None))
-        if t > self.limit:
-            self._limit()
-        return s + lat
+    # ---- loops -----------------------------------------------------------------------------
 
     def loop(self, trips: int) -> None:
         """Guard against loops that never advance time: iterations count against the limit."""
@@ -192,124 +173,11 @@ class Process:
             mem.check(lo, hi)
         return a, lo, hi
 
-    def read(self, view: View, base: tuple, plan: Plan, pending: bool = False) -> np.ndarray:
-        """The lanes of one access (functional part only)."""
-        mem = view[0]
-        a, lo, hi = self._span(mem, view[1], base, plan)
-        typed = mem.typed(plan.storage)
-        raw = typed[a: a + plan.n].copy() if plan.contiguous else typed[a + plan.offsets]
-        if self.rc is not None:
-            self.rc.access(self, mem, lo, hi, False, None if pending else self.epoch)
-        return raw if plan.dec is None else plan.dec(raw)
-
-    def write(self, view: View, base: tuple, plan: Plan, v: np.ndarray,
-              pending: bool = False) -> None:
-        mem = view[0]
-        a, lo, hi = self._span(mem, view[1], base, plan)
-        if len(v) != plan.n:
-            self._lanes(len(v), plan)
-        raw = v if plan.enc is None else plan.enc(v)
-        typed = mem.typed(plan.storage)
-        if plan.contiguous:
-            typed[a: a + plan.n] = raw
-        else:
-            typed[a + plan.offsets] = raw
-        if self.rc is not None:
-            self.rc.access(self, mem, lo, hi, True, None if pending else self.epoch)
-
-    def _reserve(self, links: list[LinkInst], s: float, ser: float, nbytes: int) -> float:
-        """Reserve a route's links first-come first-served for `ser` cycles from cycle `s`
-        or, when one is busy, from when the last is free (returned)."""
-        for lk in links:
-            if lk.busy > s:
-                self.st_link += lk.busy - s
-                s = lk.busy
-        for lk in links:
-            lk.busy = s + ser
-            lk.nbytes += nbytes
-        return s
-
-    def vload(self, view: View, base: tuple, plan: Plan) -> tuple[np.ndarray, float]:
-        v = self.read(view, base, plan)
-        mem = view[0]
-        links, lat, bpc = self._route(mem, True)
-        nbytes = plan.nbytes
-        ser = nbytes / bpc
-        s = self._reserve(links, self.t, ser, nbytes)
-        self.t = s + ser
-        self.busy += ser
-        self.nev += 1
-        if self.trace is not None:
-            self.trace.append(("vector_load", s, ser, mem.name))
-        return v, s + lat + ser
-
-    def vstore(self, view: View, base: tuple, plan: Plan, v: np.ndarray,
-               ready: float) -> None:
-        self.write(view, base, plan, v)
-        mem = view[0]
-        links, lat, bpc = self._route(mem, False)
-        nbytes = plan.nbytes
-        ser = nbytes / bpc
-        s = self.t
-        if ready > s:
-            self.st_data += ready - s
-            s = ready
-        s = self._reserve(links, s, ser, nbytes)
-        self.t = s + ser
-        self.busy += ser
-        self.nev += 1
-        done = s + lat + ser
-        if done > self.pend:
-            self.pend = done
-        if self.trace is not None:
-            self.trace.append(("vector_store", s, ser, mem.name))
-
-    def dma(self, sv: View, sbase: tuple, dv: View, dbase: tuple, steps: list,
-            lp: Plan, sp: Plan) -> None:
-        """An asynchronous composite_load_and_store: copy now, complete later in issue
-        order. `steps` holds (load offset, store offset) per time point."""
-        smem, dmem = sv[0], dv[0]
-        for lo, so in steps:
-            self.write(dv, shift(dbase, so), sp, self.read(sv, shift(sbase, lo), lp, True),
-                       True)
-        self._dma_time(smem, dmem, len(steps) * lp.nbytes)
-
-    def _dma_time(self, smem: Mem, dmem: Mem, nbytes: int) -> None:
-        """Reserve the route for an asynchronous transfer; it completes in issue order."""
-        r = self.routes.get((smem, dmem))
-        if r is None:
-            r = self._dma_route(smem, dmem)
-        links, lat, bpc = r
-        ser = nbytes / bpc
-        s = self._reserve(links, self.t, ser, nbytes)
-        done = s + lat + ser
-        if done < self.dmadone:
-            done = self.dmadone
-        self.dmadone = done
-        if done > self.pend:
-            self.pend = done
-        self.busy += ser
-        self.nev += 1
-        if self.trace is not None:
-            self.trace.append(("dma", s, done - s, f"{smem.name}->{dmem.name}"))
-        if done > self.limit:
-            self._limit()
-
     def _dma_route(self, smem: Mem, dmem: Mem) -> Route:
         lin, lat_in, bpc_in = self._route(smem, True)
         lout, lat_out, bpc_out = self._route(dmem, False)
         r = self.routes[(smem, dmem)] = (lin + lout, lat_in + lat_out, min(bpc_in, bpc_out))
         return r
-
-    def scalar_load(self, view: View, idx: tuple, plan: Plan) -> object:
-        v, ready = self.vload(view, idx, plan)
-        if ready > self.t:
-            self.t = ready
-        return v[0].item()
-
-    def scalar_store(self, view: View, idx: tuple, plan: Plan, value: object) -> None:
-        arr = np.asarray([value]).astype(view[2].et.compute)
-        self.vstore(view, idx, plan, arr, self.t)
 
     def finish(self) -> None:
         if self.pend > self.t:

@@ -38,6 +38,7 @@ from ktir.interpreter.dtypes import ElemType, UnsupportedType, elem_type
 from ktir.interpreter.memory import STICK_BYTES
 from ktir.interpreter.ops_ktdp import RuntimeArg
 from ktir.interpreter.probe import AddressProbe, NotEvaluable
+from ktir.semantics import wrap_int
 
 _TYPE_NAMES = ("f16", "f32", "f64", "bf16", "df16", "index", "i1", "i8", "i16", "i32", "i64")
 _SHAPE = re.compile(r"^(?:(?:\d+x)*\d+(?:x(" + "|".join(_TYPE_NAMES) + r"))?|(" +
@@ -156,7 +157,7 @@ def _parse_scalar(fn: func.FuncOp, name: str, text: str, t: Any) -> int | float:
         (0, 1) if et.width == 1 else (-(1 << (et.width - 1)), (1 << et.width) - 1))
     if not lo <= v <= hi:
         raise op_error(fn, f"argument '{name}' of type {t} cannot hold the value {v}")
-    return dtypes.wrap_int(v, et.width)
+    return wrap_int(v, et.width)
 
 
 def _added_terms(v: SSAValue, seen: set[SSAValue]) -> set[SSAValue]:

@@ -23,19 +23,12 @@ from typing import TYPE_CHECKING, Any
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DYNAMIC_INDEX
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import (
-    AffineBinaryOpExpr,
-    AffineBinaryOpKind,
-    AffineConstantExpr,
-    AffineDimExpr,
-    AffineExpr,
-    AffineMap,
-    AffineSymExpr,
-)
+from xdsl.ir.affine import AffineMap
 from xdsl.traits import IsTerminator
 
 from ktir.diagnostics import KtirDiagnostic, op_error
 from ktir.interpreter.dtypes import UnsupportedType
+from ktir.semantics import affine_src
 
 if TYPE_CHECKING:
     from ktir.interpreter.intertile import Exchange
@@ -288,33 +281,11 @@ class Program:
 # ---------------------------------------------------------------------------- affine maps
 
 
-def _expr_src(e: AffineExpr, dims: Sequence[str] | None = None) -> str:
-    if isinstance(e, AffineConstantExpr):
-        return str(e.value)
-    if isinstance(e, AffineDimExpr):
-        return dims[e.position] if dims is not None else f"d[{e.position}]"
-    if isinstance(e, AffineSymExpr):
-        return f"s[{e.position}]"
-    assert isinstance(e, AffineBinaryOpExpr)
-    a, b = _expr_src(e.lhs, dims), _expr_src(e.rhs, dims)
-    match e.kind:
-        case AffineBinaryOpKind.Add:
-            return f"({a} + {b})"
-        case AffineBinaryOpKind.Mul:
-            return f"({a} * {b})"
-        case AffineBinaryOpKind.FloorDiv:
-            return f"({a} // {b})"
-        case AffineBinaryOpKind.CeilDiv:
-            return f"(-((-{a}) // {b}))"
-        case AffineBinaryOpKind.Mod:
-            return f"({a} % {b})"
-
-
 def affine_reader(amap: AffineMap, slots: Sequence[int]) -> Callable[[list[Any]], tuple[int, ...]]:
     """An affine map of SSA values as `r -> tuple`, reading dim k from register `slots[k]`.
 
     The register numbers are compiled into the code, so evaluating a base point is one call.
     """
-    body = ", ".join(_expr_src(e, [f"r[{s}]" for s in slots]) for e in amap.results)
+    body = ", ".join(affine_src(e, [f"r[{s}]" for s in slots]) for e in amap.results)
     code = f"lambda r: ({body}{',' if len(amap.results) == 1 else ''})"
     return eval(code, {"__builtins__": {}})

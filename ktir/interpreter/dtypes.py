@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from ktir.dialects.spyreop import DF16Type
+from ktir.semantics import scalar_rounder, wrap_int
 
 Rounder = Callable[[np.ndarray], np.ndarray]
 
@@ -193,24 +194,11 @@ def is_shaped(t: Attribute) -> bool:
 # ---------------------------------------------------------------------------- scalars
 
 
-def wrap_int(v: int, width: int) -> int:
-    """Two's-complement wrap of a Python int to `width` bits (signed representation)."""
-    if width == 1:
-        return v & 1
-    m = 1 << width
-    v &= m - 1
-    return v - m if v >= m >> 1 else v
-
-
-def to_unsigned(v: int, width: int) -> int:
-    return v & ((1 << width) - 1)
-
-
 def scalar(value: object, et: ElemType) -> object:
     """A Python/numpy value as this project's scalar representation of `et`."""
     if et.is_float:
         if et.round is not None:
-            return np.float32(et.round(np.asarray([value], np.float32))[0])
+            return np.float32(scalar_rounder(et)(value))  # type: ignore[arg-type]
         if et.compute == np.float64:
             return float(value)  # type: ignore[arg-type]
         return et.compute.type(value)

@@ -28,26 +28,33 @@ from xdsl.ir import Operation
 from ktir.dialects import mlir_compat
 from ktir.interpreter import dtypes
 from ktir.interpreter.core import Compiler, Fn, compile_error, fail, handles
-from ktir.interpreter.dtypes import ElemType, elem_type, wrap_int
+from ktir.interpreter.dtypes import ElemType, elem_type
+from ktir.semantics import (
+    ceildiv,
+    int_bounds,
+    np_tdiv,
+    scalar_rounder,
+    tdiv,
+    to_unsigned,
+    trem,
+    wrap_int,
+)
 
 # ---------------------------------------------------------------------------- helpers
 
 
 def rounded(c: Compiler, op: Operation, fn: Fn) -> Fn:
     """Wrap `fn` so that emulated-float results (df16, bf16) are rounded after it runs."""
-    outs = [(c.slot(v), elem_type(v.type).round) for v in op.results
-            if _float_elem(v.type) is not None and elem_type(v.type).round is not None]
+    outs = [(c.slot(v), et.round, scalar_rounder(et)) for v in op.results
+            if (et := _float_elem(v.type)) is not None and et.round is not None]
     if not outs:
         return fn
 
     def run(r: list[Any]) -> None:
         fn(r)
-        for s, rnd in outs:
+        for s, rnd, rnd_scalar in outs:
             v = r[s]
-            if isinstance(v, np.ndarray):
-                r[s] = rnd(v)
-            else:
-                r[s] = np.float32(rnd(np.asarray([v], np.float32))[0])
+            r[s] = rnd(v) if isinstance(v, np.ndarray) else np.float32(rnd_scalar(v))
 
     return run
 
@@ -60,27 +67,10 @@ def _float_elem(t: Any) -> ElemType | None:
     return et if et.is_float else None
 
 
-def _int_bounds(width: int) -> tuple[int, int]:
-    if width == 1:
-        return 0, 1
-    return -(1 << (width - 1)), (1 << (width - 1)) - 1
-
-
-def _tdiv(a: int, b: int) -> int:
-    q = abs(a) // abs(b)
-    return q if (a < 0) == (b < 0) else -q
-
-
-def _np_tdiv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    q = np.floor_divide(a, b)
-    fix = (np.remainder(a, b) != 0) & ((np.asarray(a) < 0) != (np.asarray(b) < 0))
-    return q + fix.astype(q.dtype)
-
-
 def _unsigned(v: Any, et: ElemType) -> Any:
     if isinstance(v, np.ndarray):
         return v.view(np.dtype(f"uint{et.storage.itemsize * 8}")) if et.width > 1 else v
-    return dtypes.to_unsigned(v, et.width)
+    return to_unsigned(v, et.width)
 
 
 def _signed_back(v: Any, et: ElemType) -> Any:
@@ -95,15 +85,14 @@ _INT_SCALAR: dict[type[Operation], Callable[[int, int], int]] = {
     arith.AddiOp: operator.add, arith.SubiOp: operator.sub, arith.MuliOp: operator.mul,
     arith.AndIOp: operator.and_, arith.OrIOp: operator.or_, arith.XOrIOp: operator.xor,
     arith.MaxSIOp: max, arith.MinSIOp: min,
-    arith.FloorDivSIOp: operator.floordiv, arith.DivSIOp: _tdiv,
-    arith.CeilDivSIOp: lambda a, b: -((-a) // b),
-    arith.RemSIOp: lambda a, b: a - b * _tdiv(a, b),
+    arith.FloorDivSIOp: operator.floordiv, arith.DivSIOp: tdiv,
+    arith.CeilDivSIOp: ceildiv, arith.RemSIOp: trem,
 }
 _INT_ARRAY: dict[type[Operation], Callable[[Any, Any], Any]] = {
     arith.AddiOp: np.add, arith.SubiOp: np.subtract, arith.MuliOp: np.multiply,
     arith.AndIOp: np.bitwise_and, arith.OrIOp: np.bitwise_or, arith.XOrIOp: np.bitwise_xor,
     arith.MaxSIOp: np.maximum, arith.MinSIOp: np.minimum,
-    arith.FloorDivSIOp: np.floor_divide, arith.DivSIOp: _np_tdiv,
+    arith.FloorDivSIOp: np.floor_divide, arith.DivSIOp: np_tdiv,
     arith.CeilDivSIOp: lambda a, b: -np.floor_divide(-a, b),
     arith.RemSIOp: np.fmod,
 }
@@ -111,7 +100,7 @@ _DIVIDES = (arith.FloorDivSIOp, arith.DivSIOp, arith.CeilDivSIOp, arith.RemSIOp,
             arith.DivUIOp, arith.RemUIOp, arith.CeilDivUIOp)
 _UNSIGNED: dict[type[Operation], Callable[[Any, Any], Any]] = {
     arith.DivUIOp: operator.floordiv, arith.RemUIOp: operator.mod,
-    arith.CeilDivUIOp: lambda a, b: -((-a) // b),
+    arith.CeilDivUIOp: ceildiv,
     arith.MaxUIOp: lambda a, b: np.maximum(a, b) if isinstance(a, np.ndarray) else max(a, b),
     arith.MinUIOp: lambda a, b: np.minimum(a, b) if isinstance(a, np.ndarray) else min(a, b),
 }
@@ -152,7 +141,7 @@ def _int_binary(c: Compiler, op: Operation) -> Fn:
 
         return run_t
     f = _INT_SCALAR[kind]
-    lo, hi = _int_bounds(et.width)
+    lo, hi = int_bounds(et.width)
     w = et.width
 
     if check_zero:
@@ -203,7 +192,7 @@ def _shift(c: Compiler, op: Operation) -> Fn:
         elif kind is arith.ShRSIOp:
             r[o] = x >> s
         else:
-            r[o] = wrap_int(dtypes.to_unsigned(x, w) >> s, w)
+            r[o] = wrap_int(to_unsigned(x, w) >> s, w)
 
     return run
 
@@ -233,7 +222,7 @@ def _cmpi(c: Compiler, op: arith.CmpiOp) -> Fn:
         w = et.width
 
         def run_u(r: list[Any]) -> None:
-            r[o] = int(f(dtypes.to_unsigned(r[a], w), dtypes.to_unsigned(r[b], w)))
+            r[o] = int(f(to_unsigned(r[a], w), to_unsigned(r[b], w)))
 
         return run_u
 
@@ -413,7 +402,7 @@ def cast_value(v: Any, src: ElemType, dst: ElemType, unsigned: bool = False) -> 
             return (v & 1).astype(np.bool_)
         return v.astype(dst.compute)
     if unsigned and not src.is_float:
-        v = dtypes.to_unsigned(int(v), src.width)
+        v = to_unsigned(int(v), src.width)
     if dst.is_float:
         return dtypes.scalar(float(v), dst)
     if src.is_float:

@@ -31,7 +31,8 @@ from ktir import affine
 from ktir.dialects import mlir_compat
 from ktir.interpreter.core import Compiler, Fn, compile_error, fail, handles
 from ktir.interpreter.dtypes import ElemType, elem_type
-from ktir.interpreter.ops_arith import _np_tdiv, rounded
+from ktir.interpreter.ops_arith import rounded
+from ktir.semantics import np_tdiv
 
 # combine op -> (numpy ufunc, accumulate narrow floats in float32)
 _COMBINERS: dict[type[Operation], tuple[np.ufunc, bool]] = {
@@ -373,7 +374,7 @@ def _elementwise(c: Compiler, op: Operation) -> Fn:
     et = elem_type(op.results[0].type)
     f = _ELEMENTWISE[type(op)]
     if type(op) is mlir_compat.LinalgDivOp and not et.is_float:
-        f = _np_tdiv
+        f = np_tdiv
     wide = np.float32 if et.is_float and et.itemsize < 4 and type(op) in (
         linalg.ExpOp, linalg.LogOp, linalg.SqrtOp) else None
 
@@ -381,7 +382,7 @@ def _elementwise(c: Compiler, op: Operation) -> Fn:
         args = [r[i] for i in ins]
         if wide is not None:
             args = [a.astype(wide) for a in args]
-        if f is _np_tdiv and any(np.any(a == 0) for a in args[1:]):
+        if f is np_tdiv and any(np.any(a == 0) for a in args[1:]):
             raise fail(op, r, "divides by zero")
         v = f(*args)
         r[o] = np.asarray(v).astype(et.compute, copy=False)

@@ -29,7 +29,8 @@ from xdsl.ir import Operation
 from ktir.dialects import spyreop
 from ktir.interpreter import dtypes
 from ktir.interpreter.core import Compiler, Fn, handles
-from ktir.interpreter.dtypes import ElemType, elem_type, wrap_int
+from ktir.interpreter.dtypes import ElemType, elem_type
+from ktir.semantics import wrap_int
 
 SLICE_WIDTH = 16
 

@@ -1,9 +1,9 @@
-"""The inlined hot paths of generated programs (emulator/codegen_inline.py) against the
-generic process helpers (emulator/runtime.py): the same pipeline, once with its DMA, vector
-load and vector store written in the program (inlined) and once inside called functions,
-where the view layouts are not known when compiling (generic helpers), must give the same
-cycles, per-unit statistics, bytes per link, trace and memory, with and without race
-checking; and a race must be caught on both paths."""
+"""An access written into the program (its view's layout known when compiling: the template
+of codegen_inline.py with the plan folded in) and the same access in called functions (the
+layout known only at run time: the template compiled per plan, codegen_access.Generic): the
+same pipeline, once each way, must give the same cycles, per-unit statistics, bytes per link,
+trace and memory, with and without race checking; a race must be caught, and a fault
+reported alike, both ways."""
 
 from __future__ import annotations
 
