@@ -29,6 +29,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
 
 from emulator.access import Access, Plan, ViewSpec
+from emulator.errors import EmulationError
 
 GLOBAL = "__dfir__"  # the name of the Sources in the generated functions' globals
 ENV_DUMP = "KTIR_DUMP_PROGRAMS"
@@ -37,13 +38,24 @@ _UNSAFE = re.compile(r"[^\w.@+-]")
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
+class DumpError(EmulationError):
+    """The directory for generated programs cannot be made or written."""
+
+    def __init__(self, path: Path, e: OSError):
+        super().__init__(f"cannot write the generated programs to '{path}': "
+                         f"{e.strerror or e} (--dump-programs / ${ENV_DUMP})")
+
+
 def dump_dir(dump: str | os.PathLike | None) -> Path | None:
     """The directory to dump generated programs into: `dump`, else $KTIR_DUMP_PROGRAMS."""
     d = dump if dump is not None else os.environ.get(ENV_DUMP) or None
     if d is None:
         return None
     path = Path(d)
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise DumpError(path, e) from None
     return path
 
 
@@ -79,7 +91,10 @@ class Sources:
         text = "\n".join(lines) + "\n"
         if self.dump is not None:
             path = self.dump / f"{stem}.py"
-            path.write_text(text)
+            try:
+                path.write_text(text)
+            except OSError as e:
+                raise DumpError(self.dump, e) from None
             name = str(path)
         else:
             name = f"<dfir {stem} #{hashlib.sha1(text.encode()).hexdigest()[:8]}>"

@@ -98,6 +98,10 @@ def emulate_cmd(
         "C=DDR@12288:96x64xf16. Repeatable.")] = None,
     out: Annotated[Path | None, typer.Option(help="Write the --read arrays to this .npz.")] = None,
     trace: Annotated[Path | None, typer.Option(help="Write a Chrome trace (JSON).")] = None,
+    dump_programs: Annotated[Path | None, typer.Option(
+        help="Write the Python the emulator generates for each program into this folder, "
+        "one file each, and run it from there (tracebacks and pdb show it; each statement "
+        "names its DataflowIR op). Also: $KTIR_DUMP_PROGRAMS.")] = None,
     strict: Annotated[bool, typer.Option(
         help="Data left in a FIFO or a signal left counting at the end is an error.")] = False,
     check_races: Annotated[bool, typer.Option(
@@ -137,7 +141,8 @@ def emulate_cmd(
     try:
         result = emulate(module, dev, entry=_entry(module, entry), args=argv,
                          memory_init=_init(init or []), cycle_limit=cycle_limit,
-                         trace=trace is not None, strict=strict, check_races=check_races)
+                         trace=trace is not None, strict=strict, check_races=check_races,
+                         dump_programs=dump_programs)
         arrays = {n: result.read(mem, a, shape, dt) for n, mem, a, shape, dt in reads}
     except EmulationError as e:
         typer.echo(e.text, err=True)

@@ -60,6 +60,9 @@ def run(
         "per unit.")] = None,
     out: Annotated[Path | None, typer.Option(
         help="Write the buffers the emulator produced to this .npz file.")] = None,
+    dump_programs: Annotated[Path | None, typer.Option(
+        help="Write the Python the emulator generates for each program into this folder "
+        "(see `ktir emulate --help`). Also: $KTIR_DUMP_PROGRAMS.")] = None,
     cycle_limit: Annotated[int, typer.Option(
         help="Stop with an error after this many cycles.")] = 10**9,
     json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
@@ -89,6 +92,7 @@ def run(
         report = run_and_check(kernel, device, args=parse_args(arg or []), seed=seed,
                                inputs=given, function=function, rtol=rtol, atol=atol,
                                trace=trace is not None, cycle_limit=cycle_limit,
+                               dump_programs=dump_programs,
                                on_step=progress.start,
                                after_step=lambda name, module, s: progress.done(s))
     except EmulationError as e:

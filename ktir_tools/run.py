@@ -112,14 +112,32 @@ def launch_args(specs, inputs: dict[str, np.ndarray], memory: str
     return argv, {memory: init}
 
 
+def located_copy(module, path: Path):
+    """`module` written to `path` and parsed back, so that every op has a `file:line` there
+    (the comments of dumped emulator programs point at it; the compiler's own ops carry no
+    source location)."""
+    from emulator.sources import DumpError
+    from ktir.context import load_module
+
+    try:
+        path.write_text(str(module) + "\n")
+    except OSError as e:
+        raise DumpError(path.parent, e) from None
+    return load_module(path)
+
+
 def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str] | None = None,
                   seed: int = 0, inputs: dict[str, np.ndarray] | None = None,
                   function: str | None = None, rtol: float = 0.0, atol: float = 0.0,
-                  trace: bool = False, cycle_limit: int = 10**9,
+                  trace: bool = False, cycle_limit: int = 10**9, dump_programs=None,
                   on_step=None, after_step=None) -> RunReport:
     """Compile `kernel` for `device`, emulate it, compare with the reference interpreter.
-    Raises `KtirDiagnostic` (compile) or `emulator.EmulationError` (execution)."""
+    Raises `KtirDiagnostic` (compile) or `emulator.EmulationError` (execution).
+
+    `dump_programs` (default $KTIR_DUMP_PROGRAMS): a folder for the DataflowIR
+    (`<kernel>.dfir.mlir`) and the Python the emulator generates from it."""
     from emulator import emulate
+    from emulator.sources import dump_dir
     from ktir.context import load_module
     from ktir.interpreter import run_kernel
     from scheduler.driver import compile_module
@@ -135,8 +153,11 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
     t2 = time.perf_counter()
     mem = dev.global_memory_kind
     argv, init = launch_args(ref.specs, ref.inputs, mem)
-    em = emulate(compiled.module, dev, entry=ref.kernel, args=argv, memory_init=init,
-                 trace=trace, cycle_limit=cycle_limit)
+    program = compiled.module
+    if (dump := dump_dir(dump_programs)) is not None:
+        program = located_copy(program, dump / f"{Path(kernel).stem}.dfir.mlir")
+    em = emulate(program, dev, entry=ref.kernel, args=argv, memory_init=init,
+                 trace=trace, cycle_limit=cycle_limit, dump_programs=dump)
     t3 = time.perf_counter()
     report = RunReport(ref.kernel, dev.name, int(np.prod(ref.grid)), t1 - t0, t2 - t1, t3 - t2,
                        sum(1 for o in compiled.module.walk() if isinstance(o, ProgramUnitOp)),
