@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import cast
+from typing import ClassVar, cast
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -19,7 +19,6 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     AffineSetAttr,
     ArrayAttr,
-    BoolAttr,
     DenseArrayBase,
     IndexType,
     IntegerAttr,
@@ -30,20 +29,15 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
-from xdsl.ir.affine import (
-    AffineBinaryOpExpr,
-    AffineConstraintExpr,
-    AffineConstraintKind,
-    AffineDimExpr,
-    AffineExpr,
-    AffineMap,
-    AffineSet,
-)
+from xdsl.dialects.utils.dynamic_index_list import DynamicIndexList
+from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap, AffineSet
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
+    ParsePropInAttrDict,
     irdl_op_definition,
+    lazy_traits_def,
     operand_def,
     prop_def,
     region_def,
@@ -52,9 +46,8 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import Parser, UnresolvedOperand
-from xdsl.printer import Printer
 from xdsl.traits import (
+    HasParent,
     IsTerminator,
     MemoryReadEffect,
     MemoryWriteEffect,
@@ -64,7 +57,16 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from ktir import affine
-from ktir.diagnostics import ssa_name, warn_at
+from ktir.dialects.directives import (
+    BoxIfMissing,
+    CheckedType,
+    IndirectSubscripts,
+    IndirectTypes,
+    KeywordIndex,
+    Required,
+    ShortType,
+    SsaSubscripts,
+)
 from ktir.dialects.ktdp_intertile import (
     InterTileConsumeOp,
     InterTileProduceOp,
@@ -80,16 +82,10 @@ from ktir.dialects.ktdp_types import (
     RuntimeArgType,
     SpyreMemorySpaceAttr,
     TileFutureType,
+    box_set,
     int_list,
     kernel_grid,
-    parse_short_or_full,
     shape_str,
-)
-from ktir.dialects.subscripts import (
-    SubscriptParser,
-    format_affine_expr,
-    parse_ssa_subscripts,
-    print_ssa_subscripts,
 )
 
 # --------------------------------------------------------------------------------------------
@@ -119,46 +115,6 @@ class GetComputeTileIdOp(IRDLOperation):
                 f"expects 1 result or one per grid dimension ({len(grid)}), got {n}")
 
 
-def _parse_dyn_list(parser: Parser) -> tuple[list[int], list[UnresolvedOperand]]:
-    static: list[int] = []
-    dynamic: list[UnresolvedOperand] = []
-
-    def one() -> None:
-        if (op := parser.parse_optional_unresolved_operand()) is not None:
-            dynamic.append(op)
-            static.append(DYNAMIC_INDEX)
-        else:
-            static.append(parser.parse_integer(allow_negative=True, allow_boolean=False))
-
-    parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, one)
-    return static, dynamic
-
-
-def _print_dyn_list(printer: Printer, static: Sequence[int], dynamic: Sequence[SSAValue]) -> None:
-    it = iter(dynamic)
-    parts: list[str] = []
-    for s in static:
-        parts.append(ssa_name(printer, next(it)) if s == DYNAMIC_INDEX else str(s))
-    printer.print_string("[" + ", ".join(parts) + "]")
-
-
-def box_set(sizes: Sequence[int]) -> AffineSet:
-    """`[0, size)` per dimension; dynamic sizes become symbols in order. Built the way the
-    parser builds `-d0 + s0 - 1 >= 0`, so printing it and parsing it back is stable."""
-    cons = []
-    nsym = 0
-    for d, s in enumerate(sizes):
-        x = AffineExpr.dimension(d)
-        cons.append(AffineConstraintExpr(AffineConstraintKind.ge, x, AffineExpr.constant(0)))
-        if s == DYNAMIC_INDEX:
-            upper = -x + AffineExpr.symbol(nsym) - 1
-            nsym += 1
-        else:
-            upper = -x + (s - 1)
-        cons.append(AffineConstraintExpr(AffineConstraintKind.ge, upper, AffineExpr.constant(0)))
-    return AffineSet(len(sizes), nsym, tuple(cons))
-
-
 @irdl_op_definition
 class ConstructMemoryViewOp(IRDLOperation):
     """A view of memory: `%v = ktdp.construct_memory_view %addr, sizes: [...], strides: [...]
@@ -173,8 +129,15 @@ class ConstructMemoryViewOp(IRDLOperation):
     static_strides = prop_def(DenseArrayBase.constr(i64))
     coordinate_set = prop_def(AffineSetAttr)
     memory_space = prop_def(MemorySpaceAttr | SpyreMemorySpaceAttr)
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
     traits = traits_def(Pure())
+    custom_directives = (DynamicIndexList, BoxIfMissing, Required, CheckedType)
+    assembly_format = (
+        "$offset `,` `sizes` `` `:` custom<DynamicIndexList>($sizes, $static_sizes) `,` "
+        "`strides` `` `:` custom<DynamicIndexList>($strides, $static_strides) attr-dict "
+        "`:` custom<CheckedType>(type($result)) "
+        "custom<BoxIfMissing>(ref($coordinate_set), ref($static_sizes)) "
+        "custom<Required>(ref($memory_space))")
 
     def __init__(self, offset: SSAValue, sizes: Sequence[int | SSAValue],
                  strides: Sequence[int | SSAValue], result_type: MemRefType,
@@ -191,63 +154,6 @@ class ConstructMemoryViewOp(IRDLOperation):
                 "coordinate_set": AffineSetAttr(coordinate_set or box_set(st_sizes)),
                 "memory_space": memory_space,
             })
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ConstructMemoryViewOp:
-        start = parser.pos
-        offset = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        parser.parse_keyword("sizes")
-        parser.parse_punctuation(":")
-        st_sizes, dyn_sizes = _parse_dyn_list(parser)
-        parser.parse_punctuation(",")
-        parser.parse_keyword("strides")
-        parser.parse_punctuation(":")
-        st_strides, dyn_strides = _parse_dyn_list(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        tpos = parser.pos
-        rtype = parser.parse_type()
-        if not isinstance(rtype, MemRefType):
-            parser.raise_error(f"construct_memory_view must produce a memref, got {rtype}",
-                               tpos, parser.pos)
-        cset = attrs.pop("coordinate_set", None)
-        space = attrs.pop("memory_space", None)
-        if space is None:
-            parser.raise_error("ktdp.construct_memory_view needs a 'memory_space' attribute",
-                               start, parser.pos)
-        if cset is None:
-            warn_at(parser, start, "ktdp.construct_memory_view has no 'coordinate_set'; using "
-                    "the box [0, size) of its sizes")
-            cset = AffineSetAttr(box_set(st_sizes))
-        idx = IndexType()
-        op = cls.create(
-            operands=[parser.resolve_operand(offset, idx),
-                      *[parser.resolve_operand(o, idx) for o in dyn_sizes],
-                      *[parser.resolve_operand(o, idx) for o in dyn_strides]],
-            result_types=[rtype],
-            properties={
-                "static_sizes": DenseArrayBase.from_list(i64, st_sizes),
-                "static_strides": DenseArrayBase.from_list(i64, st_strides),
-                "coordinate_set": cset, "memory_space": space,
-                "operandSegmentSizes": DenseArrayBase.from_list(
-                    IntegerType(32), [1, len(dyn_sizes), len(dyn_strides)]),
-            },
-            attributes=attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_ssa_value(self.offset)
-        printer.print_string(", sizes: ")
-        _print_dyn_list(printer, int_list(self.static_sizes), self.sizes)
-        printer.print_string(", strides: ")
-        _print_dyn_list(printer, int_list(self.static_strides), self.strides)
-        printer.print_string(" ")
-        printer.print_attr_dict({"coordinate_set": self.coordinate_set,
-                                 "memory_space": self.memory_space, **self.attributes})
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
         sizes, strides = int_list(self.static_sizes), int_list(self.static_strides)
@@ -374,63 +280,22 @@ class ConstructAccessTileOp(IRDLOperation):
     base_map = prop_def(AffineMapAttr)
     access_tile_set = prop_def(AffineSetAttr)
     access_tile_order = prop_def(AffineMapAttr)
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
     traits = traits_def(Pure())
+    custom_directives = (SsaSubscripts, Required, CheckedType)
+    assembly_format = (
+        "$base `` custom<SsaSubscripts>($indices, $base_map) "
+        "(`symbols` `(` $symbol_operands^ `)`)? attr-dict "
+        "custom<Required>(ref($access_tile_order)) custom<Required>(ref($access_tile_set)) "
+        "`:` custom<CheckedType>(type($base)) `->` custom<CheckedType>(type($result))")
 
     def __init__(self, base: SSAValue, indices: Sequence[SSAValue], base_map: AffineMap,
                  tile_set: AffineSet, order: AffineMap, result_type: AccessTileType,
                  symbol_operands: Sequence[SSAValue] = ()):
         super().__init__(operands=[base, indices, symbol_operands], result_types=[result_type],
                          properties={"base_map": AffineMapAttr(base_map),
-                                     "access_tile_set": AffineSetAttr(tile_set),
-                                     "access_tile_order": AffineMapAttr(order)})
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ConstructAccessTileOp:
-        start = parser.pos
-        base = parser.parse_unresolved_operand()
-        amap, idx_ops = parse_ssa_subscripts(parser)
-        syms: list[UnresolvedOperand] = []
-        if parser.parse_optional_keyword("symbols"):
-            syms = parser.parse_comma_separated_list(Parser.Delimiter.PAREN,
-                                                     parser.parse_unresolved_operand)
-        attrs = parser.parse_optional_attr_dict()
-        for key in ("access_tile_set", "access_tile_order"):
-            if key not in attrs:
-                parser.raise_error(f"ktdp.construct_access_tile needs a '{key}' attribute",
-                                   start, parser.pos)
-        parser.parse_punctuation(":")
-        btype = parser.parse_type()
-        parser.parse_punctuation("->")
-        rtype = parse_short_or_full(parser, AccessTileType)
-        idx = IndexType()
-        return cls.create(
-            operands=[parser.resolve_operand(base, btype),
-                      *[parser.resolve_operand(o, idx) for o in idx_ops],
-                      *[parser.resolve_operand(o, idx) for o in syms]],
-            result_types=[rtype],
-            properties={"base_map": AffineMapAttr(amap),
-                        "access_tile_set": attrs.pop("access_tile_set"),
-                        "access_tile_order": attrs.pop("access_tile_order"),
-                        "operandSegmentSizes": DenseArrayBase.from_list(
-                            IntegerType(32), [1, len(idx_ops), len(syms)])},
-            attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_ssa_value(self.base)
-        print_ssa_subscripts(printer, self.base_map.data, self.indices)
-        if self.symbol_operands:
-            printer.print_string(" symbols(")
-            printer.print_list(self.symbol_operands, printer.print_ssa_value)
-            printer.print_string(")")
-        printer.print_string(" ")
-        printer.print_attr_dict({"access_tile_order": self.access_tile_order,
-                                 "access_tile_set": self.access_tile_set, **self.attributes})
-        printer.print_string(" : ")
-        printer.print_attribute(self.base.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
+                                     "access_tile_order": AffineMapAttr(order),
+                                     "access_tile_set": AffineSetAttr(tile_set)})
 
     def verify_(self) -> None:
         aset, order = self.access_tile_set.data, self.access_tile_order.data
@@ -501,7 +366,8 @@ class RegionTerminatorOp(IRDLOperation):
     """Implicit terminator of the hidden region of construct_indirect_access_tile."""
 
     name = "ktdp.region_terminator"
-    traits = traits_def(IsTerminator(), Pure())
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(ConstructIndirectAccessTileOp),
+                                      Pure()))
     assembly_format = "attr-dict"
 
 
@@ -525,108 +391,20 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
     variables_space_set = prop_def(AffineSetAttr)
     variables_space_order = prop_def(AffineMapAttr)
     body = region_def("single_block")
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
     traits = traits_def(SingleBlockImplicitTerminator(RegionTerminatorOp), MemoryReadEffect())
+    custom_directives = (IndirectSubscripts, Required, IndirectTypes, CheckedType)
+    assembly_format = (
+        "`intermediate_variables` `` custom<IndirectSubscripts>($body, $base, $indirect_memrefs, "
+        "$captured_variables, $per_dim_subscript_kinds, $per_dim_subscript_maps) "
+        "(`symbols` `(` $symbol_operands^ `)`)? attr-dict "
+        "custom<Required>(ref($variables_space_order)) custom<Required>(ref($variables_space_set)) "
+        "`:` custom<IndirectTypes>(type($base), type($indirect_memrefs)) "
+        "`->` custom<CheckedType>(type($result))")
 
     @property
     def intermediate_variables(self) -> Sequence[SSAValue]:
         return self.body.block.args
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ConstructIndirectAccessTileOp:
-        start = parser.pos
-        parser.parse_keyword("intermediate_variables")
-        inter = parser.parse_comma_separated_list(
-            Parser.Delimiter.PAREN, lambda: parser.parse_argument(expect_type=False))
-        inter_names = [a.name.text for a in inter]
-        base = parser.parse_unresolved_operand()
-        captured: dict[str, UnresolvedOperand] = {}
-        captured_order: list[str] = []
-
-        def on_ssa(name: str, span) -> AffineExpr:
-            if name in inter_names:
-                return AffineExpr.dimension(1000 + inter_names.index(name))
-            if name not in captured:
-                captured[name] = UnresolvedOperand(span, 0)
-                captured_order.append(name)
-            return AffineExpr.dimension(captured_order.index(name))
-
-        kinds, raw_maps, views = SubscriptParser(parser, on_ssa).parse_indirect_bracket()
-        syms: list[UnresolvedOperand] = []
-        if parser.parse_optional_keyword("symbols"):
-            syms = parser.parse_comma_separated_list(Parser.Delimiter.PAREN,
-                                                     parser.parse_unresolved_operand)
-        attrs = parser.parse_optional_attr_dict()
-        for key in ("variables_space_set", "variables_space_order"):
-            if key not in attrs:
-                parser.raise_error(
-                    f"ktdp.construct_indirect_access_tile needs a '{key}' attribute", start,
-                    parser.pos)
-        parser.parse_punctuation(":")
-        types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
-        parser.parse_punctuation("->")
-        rtype = parse_short_or_full(parser, AccessTileType)
-        if len(types) != 1 + len(views):
-            parser.raise_error(f"expected {1 + len(views)} types (the base, then one per index "
-                               f"view), got {len(types)}", start, parser.pos)
-        ncap = len(captured_order)
-
-        ndims = ncap + len(inter_names)
-        maps = []
-        for exprs in raw_maps:
-            fixed = [_renumber(e, ncap) for e in exprs]
-            maps.append(AffineMapAttr(AffineMap(ndims, 0, tuple(fixed))))
-        idx = IndexType()
-        block = Block(arg_types=[idx] * len(inter))
-        for arg, name in zip(block.args, inter_names):
-            arg.name_hint = name[1:]
-        block.add_op(RegionTerminatorOp())
-        return cls.create(
-            operands=[parser.resolve_operand(base, types[0]),
-                      *[parser.resolve_operand(v, t) for v, t in zip(views, types[1:])],
-                      *[parser.resolve_operand(captured[n], idx) for n in captured_order],
-                      *[parser.resolve_operand(s, idx) for s in syms]],
-            result_types=[rtype],
-            properties={
-                "per_dim_subscript_kinds": ArrayAttr([BoolAttr.from_bool(k) for k in kinds]),
-                "per_dim_subscript_maps": ArrayAttr(maps),
-                "variables_space_set": attrs.pop("variables_space_set"),
-                "variables_space_order": attrs.pop("variables_space_order"),
-                "operandSegmentSizes": DenseArrayBase.from_list(
-                    IntegerType(32), [1, len(views), ncap, len(syms)]),
-            },
-            attributes=attrs,
-            regions=[Region(block)])
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" intermediate_variables(")
-        printer.print_list(self.intermediate_variables, printer.print_ssa_value)
-        printer.print_string(") ")
-        printer.print_ssa_value(self.base)
-        names = [ssa_name(printer, v) for v in (*self.captured_variables,
-                                                  *self.intermediate_variables)]
-        parts: list[str] = []
-        views = iter(self.indirect_memrefs)
-        for kind, m in zip(self.per_dim_subscript_kinds, self.per_dim_subscript_maps):
-            exprs = [format_affine_expr(e, names) for e in m.data.results]
-            if _is_true(kind):
-                parts.append(f"ind({ssa_name(printer, next(views))}[{', '.join(exprs)}])")
-            else:
-                parts.append(f"({exprs[0]})")
-        printer.print_string("[" + ", ".join(parts) + "]")
-        if self.symbol_operands:
-            printer.print_string(" symbols(")
-            printer.print_list(self.symbol_operands, printer.print_ssa_value)
-            printer.print_string(")")
-        printer.print_string(" ")
-        printer.print_attr_dict({"variables_space_order": self.variables_space_order,
-                                 "variables_space_set": self.variables_space_set,
-                                 **self.attributes})
-        printer.print_string(" : ")
-        printer.print_list([self.base.type, *(v.type for v in self.indirect_memrefs)],
-                           printer.print_attribute)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
         vss, vso = self.variables_space_set.data, self.variables_space_order.data
@@ -671,15 +449,6 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
                             cast(AccessTileType, self.result.type).get_shape())
 
 
-def _renumber(e: AffineExpr, ncap: int) -> AffineExpr:
-    """Dims >= 1000 were intermediate variables during parsing; move them after the captured."""
-    if isinstance(e, AffineDimExpr) and e.position >= 1000:
-        return AffineExpr.dimension(ncap + e.position - 1000)
-    if isinstance(e, AffineBinaryOpExpr):
-        return AffineExpr.binary(e.kind, _renumber(e.lhs, ncap), _renumber(e.rhs, ncap))
-    return e
-
-
 def _is_bool(a: Attribute) -> bool:
     return isinstance(a, IntegerAttr) and a.type == IntegerType(1)
 
@@ -720,29 +489,12 @@ class LoadOp(IRDLOperation):
     tile = operand_def(AccessTileType)
     result = result_def(TensorType)
     traits = traits_def(MemoryReadEffect())
+    custom_directives = (ShortType, CheckedType)
+    assembly_format = ("$tile attr-dict `:` custom<ShortType>(type($tile)) "
+                       "`->` custom<CheckedType>(type($result))")
 
     def __init__(self, tile: SSAValue, result_type: TensorType):
         super().__init__(operands=[tile], result_types=[result_type])
-
-    @classmethod
-    def parse(cls, parser: Parser) -> LoadOp:
-        tile = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ttype = parse_short_or_full(parser, AccessTileType)
-        parser.parse_punctuation("->")
-        rtype = parser.parse_type()
-        return cls.create(operands=[parser.resolve_operand(tile, ttype)], result_types=[rtype],
-                          attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_ssa_value(self.tile)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        cast(AccessTileType, self.tile.type).print_parameters(printer)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
         _check_tile_data(self, self.tile, self.result.type, "result")
@@ -756,33 +508,12 @@ class StoreOp(IRDLOperation):
     data = operand_def(TensorType)
     tile = operand_def(AccessTileType)
     traits = traits_def(MemoryWriteEffect())
+    custom_directives = (ShortType, CheckedType)
+    assembly_format = ("$data `,` $tile attr-dict `:` custom<CheckedType>(type($data)) "
+                       "`,` custom<ShortType>(type($tile))")
 
     def __init__(self, data: SSAValue, tile: SSAValue):
         super().__init__(operands=[data, tile])
-
-    @classmethod
-    def parse(cls, parser: Parser) -> StoreOp:
-        data = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        tile = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        dtype = parser.parse_type()
-        parser.parse_punctuation(",")
-        ttype = parse_short_or_full(parser, AccessTileType)
-        return cls.create(operands=[parser.resolve_operand(data, dtype),
-                                    parser.resolve_operand(tile, ttype)], attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_ssa_value(self.data)
-        printer.print_string(", ")
-        printer.print_ssa_value(self.tile)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.data.type)
-        printer.print_string(", ")
-        cast(AccessTileType, self.tile.type).print_parameters(printer)
 
     def verify_(self) -> None:
         _check_tile_data(self, self.tile, self.data.type, "data")
@@ -812,6 +543,11 @@ class RuntimeArgExtractOp(IRDLOperation):
     result = result_def()
     kind = prop_def(IntegerAttr[I32])
     traits = traits_def(Pure())
+    KEYWORDS: ClassVar[tuple[str, ...]] = tuple(k.value for k in _EXTRACT_KINDS)
+    KEYWORD_ROLE: ClassVar[str] = "extraction kind"
+    custom_directives = (KeywordIndex, CheckedType)
+    assembly_format = ("custom<KeywordIndex>($kind) `from` $arg attr-dict "
+                       "`:` custom<CheckedType>(type($arg)) `->` type($result)")
 
     def __init__(self, kind: ExtractKind, arg: SSAValue, result_type: Attribute):
         super().__init__(operands=[arg], result_types=[result_type],
@@ -823,30 +559,6 @@ class RuntimeArgExtractOp(IRDLOperation):
         if not 0 <= k < len(_EXTRACT_KINDS):
             raise VerifyException(f"unknown extraction kind {k}")
         return _EXTRACT_KINDS[k]
-
-    @classmethod
-    def parse(cls, parser: Parser) -> RuntimeArgExtractOp:
-        kind = parser.parse_keyword_in(_EXTRACT_KINDS, " as the extraction kind")
-        parser.parse_keyword("from")
-        arg = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        atype = parse_short_or_full(parser, RuntimeArgType)
-        parser.parse_punctuation("->")
-        rtype = parser.parse_type()
-        return cls.create(operands=[parser.resolve_operand(arg, atype)], result_types=[rtype],
-                          properties={"kind": IntegerAttr(_EXTRACT_KINDS.index(ExtractKind(kind)),
-                                                          i32)},
-                          attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.extract_kind.value} from ")
-        printer.print_ssa_value(self.arg)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.arg.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
         kind = self.extract_kind
@@ -891,5 +603,6 @@ __all__ = [
     "GetComputeTileIdOp", "InterTileConsumeOp", "InterTileProduceOp", "InterTileReduceOp",
     "Ktdp", "LoadOp", "MemoryKind", "MemorySpaceAttr", "RegionTerminatorOp",
     "RuntimeArgExtractOp", "RuntimeArgType", "SpyreMemorySpaceAttr", "StoreOp",
-    "TileFutureType", "YieldPartialOp", "YieldReducedOp", "kernel_grid", "tile_base_view",
+    "TileFutureType", "YieldPartialOp", "YieldReducedOp", "box_set", "kernel_grid",
+    "tile_base_view",
 ]

@@ -9,15 +9,16 @@ The static checks R1/R2/R8/R10/R11/R13/R14 that can be decided from the grid are
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
+from typing import ClassVar, cast
 
 import numpy as np
 from xdsl.dialects.builtin import AffineSetAttr, IndexType, TensorType
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineSet
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
+    lazy_traits_def,
     operand_def,
     opt_prop_def,
     prop_def,
@@ -27,19 +28,23 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.traits import (
+    HasParent,
     IsTerminator,
     SingleBlockImplicitTerminator,
-    ensure_terminator,
     is_side_effect_free,
 )
 from xdsl.utils.exceptions import VerifyException
 
 from ktir import affine
-from ktir.diagnostics import warn_at
-from ktir.dialects.ktdp_types import TileFutureType, kernel_grid, parse_short_or_full
+from ktir.dialects.directives import (
+    Body,
+    CheckedType,
+    FutureSignature,
+    ReducedResults,
+    TypedValues,
+)
+from ktir.dialects.ktdp_types import TileFutureType, compatible_result, kernel_grid
 
 # ---------------------------------------------------------------------------- group helpers
 
@@ -91,14 +96,6 @@ def _bounded_groups(future: TileFutureType) -> list[int] | None:
         return None
 
 
-def _parse_future_type(parser: Parser) -> TileFutureType:
-    pos = parser.pos
-    t = parse_short_or_full(parser, TileFutureType)
-    if not isinstance(t, TileFutureType):
-        parser.raise_error(f"expected a !ktdp.tile_future type, got {t}", pos, parser.pos)
-    return t
-
-
 # ---------------------------------------------------------------------------- terminators
 
 
@@ -108,15 +105,11 @@ class YieldPartialOp(IRDLOperation):
 
     name = "ktdp.yield_partial"
     values = var_operand_def()
-    traits = traits_def(IsTerminator())
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(InterTileProduceOp)))
     assembly_format = "attr-dict ($values^ `:` type($values))?"
 
     def __init__(self, values: Sequence[SSAValue] = ()):
         super().__init__(operands=[values])
-
-    def verify_(self) -> None:
-        if not isinstance(self.parent_op(), InterTileProduceOp):
-            raise VerifyException("expects parent op 'ktdp.inter_tile_produce'")
 
 
 @irdl_op_definition
@@ -125,15 +118,11 @@ class YieldReducedOp(IRDLOperation):
 
     name = "ktdp.yield_reduced"
     values = var_operand_def()
-    traits = traits_def(IsTerminator())
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(InterTileReduceOp)))
     assembly_format = "attr-dict ($values^ `:` type($values))?"
 
     def __init__(self, values: Sequence[SSAValue] = ()):
         super().__init__(operands=[values])
-
-    def verify_(self) -> None:
-        if not isinstance(self.parent_op(), InterTileReduceOp):
-            raise VerifyException("expects parent op 'ktdp.inter_tile_reduce'")
 
 
 # ---------------------------------------------------------------------------- produce
@@ -149,47 +138,15 @@ class InterTileProduceOp(IRDLOperation):
     future = result_def(TileFutureType)
     body = region_def("single_block")
     traits = traits_def(SingleBlockImplicitTerminator(YieldPartialOp))
+    DEFAULT_BLOCK_ARGS: ClassVar[tuple[Attribute, ...]] = (IndexType(),)  # the group id
+    custom_directives = (FutureSignature, Body)
+    assembly_format = ("`producer_tiles_per_group` `=` $producer_tiles_per_group "
+                       "custom<FutureSignature>(type($future)) attr-dict-with-keyword "
+                       "custom<Body>($body)")
 
     def __init__(self, producers: AffineSet, future_type: TileFutureType, body: Region):
         super().__init__(result_types=[future_type], regions=[body],
                          properties={"producer_tiles_per_group": AffineSetAttr(producers)})
-
-    @classmethod
-    def parse(cls, parser: Parser) -> InterTileProduceOp:
-        parser.parse_keyword("producer_tiles_per_group")
-        parser.parse_punctuation("=")
-        pset = parser.parse_attribute()
-        declared: list[Attribute] = []
-        if parser.parse_optional_punctuation(":"):
-            declared = parser.parse_comma_separated_list(Parser.Delimiter.NONE,
-                                                         parser.parse_type)
-        parser.parse_punctuation("->")
-        pos = parser.pos
-        ftype = _parse_future_type(parser)
-        if declared and list(declared) != list(ftype.partial_types.data):
-            parser.raise_error("the partial types before '->' differ from the future's",
-                               pos, parser.pos)
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        body = parser.parse_region()
-        if not body.blocks:
-            body.add_block(Block())
-        if not body.block.args:
-            body.block.insert_arg(IndexType(), 0)
-        op = cls.create(result_types=[ftype], regions=[body],
-                        properties={"producer_tiles_per_group": pset},
-                        attributes=attrs.data if attrs else {})
-        ensure_terminator(op, cast(SingleBlockImplicitTerminator,
-                                   op.get_trait(SingleBlockImplicitTerminator)))
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" producer_tiles_per_group = ")
-        printer.print_attribute(self.producer_tiles_per_group)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.future.type)
-        printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=True)
 
     def verify_(self) -> None:
         pset = self.producer_tiles_per_group.data
@@ -225,19 +182,6 @@ class InterTileProduceOp(IRDLOperation):
 # ---------------------------------------------------------------------------- reduce
 
 
-def _drop_unit_dims(t: TensorType) -> tuple[int, ...]:
-    return tuple(d for d in t.get_shape() if d != 1)
-
-
-def _compatible_result(partial: TensorType, result: Attribute) -> bool:
-    """Equal, or the partial with unit dims dropped (accepted with a warning, spec §8)."""
-    if result == partial:
-        return True
-    return (isinstance(result, TensorType)
-            and result.get_element_type() == partial.get_element_type()
-            and _drop_unit_dims(partial) == _drop_unit_dims(result))
-
-
 def _check_consumers(op: Operation, future: SSAValue, cset: AffineSet) -> tuple[
         dict[int, list[int]], dict[int, list[int]]] | None:
     """Producers and consumers per group, when both are computable."""
@@ -264,62 +208,13 @@ class InterTileReduceOp(IRDLOperation):
     results_ = var_result_def(TensorType)
     combiner = region_def("single_block")
     traits = traits_def(SingleBlockImplicitTerminator(YieldReducedOp))
-
-    @classmethod
-    def parse(cls, parser: Parser) -> InterTileReduceOp:
-        parser.parse_punctuation("(")
-        fut = parser.parse_unresolved_operand()
-        parser.parse_punctuation(")")
-        parser.parse_keyword("consumer_tiles_per_group")
-        parser.parse_punctuation("=")
-        cset = parser.parse_attribute()
-        parser.parse_punctuation(",")
-        parser.parse_keyword("identity")
-        parser.parse_punctuation("(")
-        ids = parser.parse_comma_separated_list(Parser.Delimiter.NONE,
-                                                parser.parse_unresolved_operand)
-        parser.parse_punctuation(":")
-        id_types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
-        parser.parse_punctuation(")")
-        parser.parse_punctuation(":")
-        ftype = _parse_future_type(parser)
-        parser.parse_punctuation("->")
-        rpos = parser.pos
-        rtypes = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
-        for p, r in zip(ftype.partial_types.data, rtypes):
-            if r != p and _compatible_result(p, r):
-                warn_at(parser, rpos, f"inter_tile_reduce result {r} drops the unit dimensions "
-                        f"of the partial {p}; the canonical form keeps them")
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        body = parser.parse_region()
-        if len(ids) != len(id_types):
-            parser.raise_error(f"{len(ids)} identity values but {len(id_types)} types", rpos)
-        op = cls.create(
-            operands=[parser.resolve_operand(fut, ftype),
-                      *[parser.resolve_operand(v, t) for v, t in zip(ids, id_types)]],
-            result_types=rtypes, regions=[body],
-            properties={"consumer_tiles_per_group": cset},
-            attributes=attrs.data if attrs else {})
-        ensure_terminator(op, cast(SingleBlockImplicitTerminator,
-                                   op.get_trait(SingleBlockImplicitTerminator)))
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string("(")
-        printer.print_ssa_value(self.future)
-        printer.print_string(") consumer_tiles_per_group = ")
-        printer.print_attribute(self.consumer_tiles_per_group)
-        printer.print_string(", identity(")
-        printer.print_list(self.identities, printer.print_ssa_value)
-        printer.print_string(" : ")
-        printer.print_list([v.type for v in self.identities], printer.print_attribute)
-        printer.print_string(") : ")
-        printer.print_attribute(self.future.type)
-        printer.print_string(" -> ")
-        printer.print_list([r.type for r in self.results_], printer.print_attribute)
-        printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" ")
-        printer.print_region(self.combiner, print_entry_block_args=True)
+    custom_directives = (TypedValues, CheckedType, ReducedResults, Body)
+    assembly_format = (
+        "`(` $future `)` `consumer_tiles_per_group` `=` $consumer_tiles_per_group `,` "
+        "`identity` `(` custom<TypedValues>($identities, type($identities)) `)` "
+        "`:` custom<CheckedType>(type($future)) "
+        "`->` custom<ReducedResults>(type($results_), ref(type($future))) "
+        "attr-dict-with-keyword custom<Body>($combiner)")
 
     def verify_(self) -> None:
         cset = self.consumer_tiles_per_group.data
@@ -330,7 +225,7 @@ class InterTileReduceOp(IRDLOperation):
             raise VerifyException(f"expects {n} results (one per partial type), got "
                                   f"{len(self.results_)}")
         for p, r in zip(partials, self.results_):
-            if not _compatible_result(p, r.type):
+            if not compatible_result(p, r.type):
                 raise VerifyException(f"result type {r.type} must equal the partial type {p}")
         if [v.type for v in self.identities] != partials:
             raise VerifyException("identity types must equal the partial types (R11)")
@@ -380,40 +275,12 @@ class InterTileConsumeOp(IRDLOperation):
     consumer_tiles_per_group = prop_def(AffineSetAttr)
     producer_dependency_per_consumer = opt_prop_def(AffineSetAttr)
     results_ = var_result_def(TensorType)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> InterTileConsumeOp:
-        parser.parse_punctuation("(")
-        fut = parser.parse_unresolved_operand()
-        parser.parse_punctuation(")")
-        parser.parse_keyword("consumer_tiles_per_group")
-        parser.parse_punctuation("=")
-        props: dict[str, Attribute] = {"consumer_tiles_per_group": parser.parse_attribute()}
-        if parser.parse_optional_punctuation(","):
-            parser.parse_keyword("producer_dependency_per_consumer")
-            parser.parse_punctuation("=")
-            props["producer_dependency_per_consumer"] = parser.parse_attribute()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ftype = _parse_future_type(parser)
-        parser.parse_punctuation("->")
-        rtypes = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
-        return cls.create(operands=[parser.resolve_operand(fut, ftype)],
-                          result_types=rtypes, properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string("(")
-        printer.print_ssa_value(self.future)
-        printer.print_string(") consumer_tiles_per_group = ")
-        printer.print_attribute(self.consumer_tiles_per_group)
-        if self.producer_dependency_per_consumer is not None:
-            printer.print_string(", producer_dependency_per_consumer = ")
-            printer.print_attribute(self.producer_dependency_per_consumer)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.future.type)
-        printer.print_string(" -> ")
-        printer.print_list([r.type for r in self.results_], printer.print_attribute)
+    custom_directives = (CheckedType,)
+    assembly_format = (
+        "`(` $future `)` `consumer_tiles_per_group` `=` $consumer_tiles_per_group "
+        "(`,` `producer_dependency_per_consumer` `=` $producer_dependency_per_consumer^)? "
+        "attr-dict `:` custom<CheckedType>(type($future)) "
+        "`->` custom<CheckedType>(type($results_))")
 
     def verify_(self) -> None:
         cset = self.consumer_tiles_per_group.data

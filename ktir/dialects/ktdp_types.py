@@ -26,9 +26,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute, TypeAttribute
-from xdsl.ir.affine import AffineSet
+from xdsl.ir.affine import AffineConstraintExpr, AffineConstraintKind, AffineExpr, AffineSet
 from xdsl.irdl import irdl_attr_definition
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
@@ -61,11 +61,35 @@ def kernel_grid(op: Operation) -> tuple[int, ...] | None:
     return tuple(out)
 
 
-def parse_short_or_full(parser: Parser, cls: type[ParametrizedAttribute]) -> Attribute:
-    """A ktdp type after `:` may be written short: `<32x64xindex>` for `!ktdp.access_tile<...>`."""
-    if parser._current_token.text == "<":  # pyright: ignore[reportPrivateUsage]
-        return cls.new(cls.parse_parameters(parser))
-    return parser.parse_type()
+def box_set(sizes: Sequence[int]) -> AffineSet:
+    """`[0, size)` per dimension; dynamic sizes become symbols in order. Built the way the
+    parser builds `-d0 + s0 - 1 >= 0`, so printing it and parsing it back is stable."""
+    cons = []
+    nsym = 0
+    for d, s in enumerate(sizes):
+        x = AffineExpr.dimension(d)
+        cons.append(AffineConstraintExpr(AffineConstraintKind.ge, x, AffineExpr.constant(0)))
+        if s == DYNAMIC_INDEX:
+            upper = -x + AffineExpr.symbol(nsym) - 1
+            nsym += 1
+        else:
+            upper = -x + (s - 1)
+        cons.append(AffineConstraintExpr(AffineConstraintKind.ge, upper, AffineExpr.constant(0)))
+    return AffineSet(len(sizes), nsym, tuple(cons))
+
+
+def _drop_unit_dims(t: TensorType) -> tuple[int, ...]:
+    return tuple(d for d in t.get_shape() if d != 1)
+
+
+def compatible_result(partial: TensorType, result: Attribute) -> bool:
+    """An inter-tile result type for a partial: equal, or the partial with unit dims dropped
+    (accepted with a warning, spec §8)."""
+    if result == partial:
+        return True
+    return (isinstance(result, TensorType)
+            and result.get_element_type() == partial.get_element_type()
+            and _drop_unit_dims(partial) == _drop_unit_dims(result))
 
 
 def int_list(attr: DenseArrayBase) -> list[int]:

@@ -8,7 +8,6 @@ the fused types hold a (mean, mean-of-squares) pair as one value.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from enum import StrEnum
 from typing import ClassVar
 
@@ -21,7 +20,6 @@ from xdsl.dialects.builtin import (
     ShapedType,
     StringAttr,
     TensorType,
-    f32,
     i32,
     i64,
 )
@@ -42,10 +40,12 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+
+from ktir.dialects.directives import BaseStride, CheckedType, ImpliedType, Keyword, SameType
 
 # ---------------------------------------------------------------------------- types
 
@@ -158,6 +158,9 @@ class ReductionScopeAttr(_BracketedEnum, EnumAttribute[ReductionScope]):
 
 # ---------------------------------------------------------------------------- ops
 
+# `: T`, the one type of every operand and result (shared/spec/ktir.md §7)
+_SAME_TYPE = "`:` custom<SameType>(type(operands), type(results))"
+
 
 class _UnaryOp(IRDLOperation):
     """`%y = spyreop.<op> %x : T`; T of f16, df16 (and f32 unless noted)."""
@@ -166,25 +169,11 @@ class _UnaryOp(IRDLOperation):
     input = operand_def()
     result = result_def()
     traits = traits_def(Pure())
+    custom_directives = (SameType,)
+    assembly_format = "$input attr-dict " + _SAME_TYPE
 
     def __init__(self, x: SSAValue):
         super().__init__(operands=[x], result_types=[x.type])
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        x = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        return cls.create(operands=[parser.resolve_operand(x, t)], result_types=[t],
-                          attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_ssa_value(self.input)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
         if self.input.type != self.result.type:
@@ -243,33 +232,17 @@ class GeluOp(_UnaryOp):
 
 
 class _BinaryFloatOp(IRDLOperation):
+    """`%r = spyreop.<op> %a, %b : T`."""
+
     lhs = operand_def()
     rhs = operand_def()
     result = result_def()
     traits = traits_def(Pure())
+    custom_directives = (SameType,)
+    assembly_format = "$lhs `,` $rhs attr-dict " + _SAME_TYPE
 
     def __init__(self, lhs: SSAValue, rhs: SSAValue):
         super().__init__(operands=[lhs, rhs], result_types=[lhs.type])
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        a = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        b = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        return cls.create(operands=[parser.resolve_operand(a, t), parser.resolve_operand(b, t)],
-                          result_types=[t], attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_ssa_value(self.lhs)
-        printer.print_string(", ")
-        printer.print_ssa_value(self.rhs)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
         if not (self.lhs.type == self.rhs.type == self.result.type):
@@ -291,34 +264,11 @@ class SoftplusOp(IRDLOperation):
     name = "spyreop.softplus"
     input = operand_def()
     result = result_def()
-    beta = prop_def(FloatAttr)
-    threshold = prop_def(FloatAttr)
+    beta = prop_def(FloatAttr[Float32Type])
+    threshold = prop_def(FloatAttr[Float32Type])
     traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> SoftplusOp:
-        x = parser.parse_unresolved_operand()
-        parser.parse_keyword("beta")
-        beta = parser.parse_float()
-        parser.parse_keyword("threshold")
-        thr = parser.parse_float()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        return cls.create(operands=[parser.resolve_operand(x, t)], result_types=[t],
-                          properties={"beta": FloatAttr(beta, f32),
-                                      "threshold": FloatAttr(thr, f32)}, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_ssa_value(self.input)
-        printer.print_string(" beta ")
-        printer.print_float(self.beta.value.data, f32)
-        printer.print_string(" threshold ")
-        printer.print_float(self.threshold.value.data, f32)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+    custom_directives = (SameType,)
+    assembly_format = "$input `beta` $beta `threshold` $threshold attr-dict " + _SAME_TYPE
 
     def verify_(self) -> None:
         if self.input.type != self.result.type:
@@ -331,34 +281,19 @@ class SoftplusOp(IRDLOperation):
 class _IntBinaryOp(IRDLOperation):
     """`%r = spyreop.<op> %a, %b` on a fixed integer width (no type written)."""
 
-    WIDTH: ClassVar[int] = 32
+    IMPLIED_TYPE: ClassVar[IntegerType] = i32
     lhs = operand_def()
     rhs = operand_def()
     result = result_def()
     traits = traits_def(Pure())
+    custom_directives = (ImpliedType,)
+    assembly_format = "$lhs `,` $rhs attr-dict custom<ImpliedType>(type(operands), type(results))"
 
     def __init__(self, lhs: SSAValue, rhs: SSAValue):
-        super().__init__(operands=[lhs, rhs], result_types=[IntegerType(self.WIDTH)])
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        t = IntegerType(cls.WIDTH)
-        a = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        b = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        return cls.create(operands=[parser.resolve_operand(a, t), parser.resolve_operand(b, t)],
-                          result_types=[t], attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_ssa_value(self.lhs)
-        printer.print_string(", ")
-        printer.print_ssa_value(self.rhs)
-        printer.print_op_attributes(self.attributes)
+        super().__init__(operands=[lhs, rhs], result_types=[self.IMPLIED_TYPE])
 
     def verify_(self) -> None:
-        t = IntegerType(self.WIDTH)
+        t = self.IMPLIED_TYPE
         if not (self.lhs.type == self.rhs.type == self.result.type == t):
             raise VerifyException(f"operands and result must be {t}")
 
@@ -382,7 +317,7 @@ class AddI64ToI64Op(_IntBinaryOp):
     """Wrapping 64-bit add."""
 
     name = "spyreop.addi64toi64"
-    WIDTH: ClassVar[int] = 64
+    IMPLIED_TYPE: ClassVar[IntegerType] = i64
 
 
 @irdl_op_definition
@@ -397,38 +332,8 @@ class Idx32ToAddrOp(IRDLOperation):
     base_value = opt_prop_def(IntegerAttr)
     stride_value = opt_prop_def(IntegerAttr)
     traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Idx32ToAddrOp:
-        operands = [parser.resolve_operand(parser.parse_unresolved_operand(), i32)]
-        props: dict[str, Attribute] = {}
-        for key in ("base", "stride"):
-            parser.parse_keyword(key)
-            if (u := parser.parse_optional_unresolved_operand()) is not None:
-                operands.append(parser.resolve_operand(u, i32))
-            else:
-                props[f"{key}_value"] = IntegerAttr(
-                    parser.parse_integer(allow_negative=True, allow_boolean=False), i64)
-        if len(operands) not in (1, 3):
-            parser.raise_error("give both base and stride as operands, or both as literals")
-        attrs = parser.parse_optional_attr_dict()
-        return cls.create(operands=operands, result_types=[i32], properties=props,
-                          attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_ssa_value(self.index)
-        if len(self.params) == 2:
-            printer.print_string(" base ")
-            printer.print_ssa_value(self.params[0])
-            printer.print_string(" stride ")
-            printer.print_ssa_value(self.params[1])
-        else:
-            assert self.base_value is not None
-            assert self.stride_value is not None
-            printer.print_string(f" base 0x{self.base_value.value.data:X}"
-                                 f" stride {self.stride_value.value.data}")
-        printer.print_op_attributes(self.attributes)
+    custom_directives = (BaseStride,)
+    assembly_format = "$index custom<BaseStride>($params, $base_value, $stride_value) attr-dict"
 
     def verify_(self) -> None:
         has_attrs = self.base_value is not None and self.stride_value is not None
@@ -445,27 +350,8 @@ class LayerNormScaleOp(IRDLOperation):
     squares = opt_operand_def()
     result = result_def()
     traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> LayerNormScaleOp:
-        x = parser.parse_unresolved_operand()
-        sq = parser.parse_unresolved_operand() if parser.parse_optional_keyword("squares") \
-            else None
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        ops = [parser.resolve_operand(x, t)] + ([parser.resolve_operand(sq, t)] if sq else [])
-        return cls.create(operands=ops, result_types=[t], attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_ssa_value(self.input)
-        if self.squares is not None:
-            printer.print_string(" squares ")
-            printer.print_ssa_value(self.squares)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+    custom_directives = (SameType,)
+    assembly_format = "$input (`squares` $squares^)? attr-dict " + _SAME_TYPE
 
     def verify_(self) -> None:
         for v in self.operands:
@@ -486,29 +372,9 @@ class LayerNormNormOp(IRDLOperation):
     bias = operand_def()
     result = result_def()
     traits = traits_def(Pure())
-    _KEYS: ClassVar[Sequence[str]] = ("squares", "scale", "weight", "bias")
-
-    @classmethod
-    def parse(cls, parser: Parser) -> LayerNormNormOp:
-        names = [parser.parse_unresolved_operand()]
-        for key in cls._KEYS:
-            parser.parse_keyword(key)
-            names.append(parser.parse_unresolved_operand())
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        return cls.create(operands=[parser.resolve_operand(n, t) for n in names],
-                          result_types=[t], attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_ssa_value(self.input)
-        for key, v in zip(self._KEYS, self.operands[1:]):
-            printer.print_string(f" {key} ")
-            printer.print_ssa_value(v)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+    custom_directives = (SameType,)
+    assembly_format = ("$input `squares` $squares `scale` $scale `weight` $weight `bias` $bias "
+                       "attr-dict " + _SAME_TYPE)
 
     def verify_(self) -> None:
         for v in self.operands:
@@ -526,22 +392,8 @@ class Exx2Op(IRDLOperation):
     mean = result_def()
     mean_sq = result_def()
     traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Exx2Op:
-        x = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        return cls.create(operands=[parser.resolve_operand(x, t)], result_types=[t, t],
-                          attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_ssa_value(self.input)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.input.type)
+    custom_directives = (SameType,)
+    assembly_format = "$input attr-dict " + _SAME_TYPE
 
     def verify_(self) -> None:
         if not (self.input.type == self.mean.type == self.mean_sq.type):
@@ -557,7 +409,8 @@ class Exx2FusedOp(IRDLOperation):
     input = operand_def()
     result = result_def(DF16FusedType | FP16FusedType | FP32FusedType)
     traits = traits_def(Pure())
-    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+    custom_directives = (CheckedType,)
+    assembly_format = "$input attr-dict `:` type($input) `->` custom<CheckedType>(type($result))"
 
     def verify_(self) -> None:
         _check_float(self.input.type, True, self.name)
@@ -575,7 +428,8 @@ class LayerNormScaleFusedOp(IRDLOperation):
     input = operand_def(DF16FusedType | FP16FusedType | FP32FusedType)
     result = result_def()
     traits = traits_def(Pure())
-    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+    custom_directives = (CheckedType,)
+    assembly_format = "$input attr-dict `:` custom<CheckedType>(type($input)) `->` type($result)"
 
     def verify_(self) -> None:
         _check_float(self.result.type, True, self.name)
@@ -596,7 +450,9 @@ class SliceReductionOp(IRDLOperation):
     reduction_kind = prop_def(ReductionKindAttr)
     reduction_scope = prop_def(ReductionScopeAttr)
     traits = traits_def(Pure())
-    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+    custom_directives = (CheckedType,)
+    assembly_format = ("$input attr-dict `:` custom<CheckedType>(type($input)) "
+                       "`->` custom<CheckedType>(type($result))")
     irdl_options = (ParsePropInAttrDict(),)
 
     def verify_(self) -> None:
@@ -637,30 +493,11 @@ class CompareOp(IRDLOperation):
     result = result_def()
     predicate = prop_def(StringAttr)
     traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CompareOp:
-        parser.parse_punctuation("<")
-        pred = parser.parse_keyword_in(tuple(CompareKind), " as the comparison predicate")
-        parser.parse_punctuation(">")
-        a = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        b = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        return cls.create(operands=[parser.resolve_operand(a, t), parser.resolve_operand(b, t)],
-                          result_types=[t], properties={"predicate": StringAttr(pred)},
-                          attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" <{self.predicate.data}> ")
-        printer.print_ssa_value(self.lhs)
-        printer.print_string(", ")
-        printer.print_ssa_value(self.rhs)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+    KEYWORDS: ClassVar[tuple[str, ...]] = tuple(CompareKind)
+    KEYWORD_ROLE: ClassVar[str] = "comparison predicate"
+    custom_directives = (Keyword, SameType)
+    assembly_format = ("` ` `<` custom<Keyword>($predicate) `>` $lhs `,` $rhs attr-dict "
+                       + _SAME_TYPE)
 
     def verify_(self) -> None:
         if self.predicate.data not in tuple(CompareKind):
