@@ -1,8 +1,10 @@
 """What the passes' rewrite patterns share: a replacement that keeps SSA names, and the walk.
 
-`PatternRewriter.replace` copies the replaced result's name hint onto every new result that
-has none; the scheduler names its values itself (`%buf_l1`, `%mnilu_of_tile`) and the printed
-DataflowIR is compared byte for byte, so patterns replace with `replace_keeping_names`.
+`PatternRewriter.replace` (and `SSAValue.replace_all_uses_with` under it) copies the replaced
+result's name hint onto a new result that has none; the scheduler names its values itself
+(`%buf_l1`, `%mnilu_of_tile`, and nothing for a received vector) and the printed DataflowIR
+is compared byte for byte, so a pattern that names what it builds replaces with
+`replace_keeping_names`.
 
 `apply_patterns` is the one walk every pass runs: greedy, to a fixed point, and without
 xDSL's on-the-side dead-code elimination — a pass removes what it replaces, and dead code
@@ -41,14 +43,19 @@ def replace_keeping_names(rewriter: PatternRewriter, op: Operation,
     if new_results is None:
         new_results = list(new_ops[-1].results) if new_ops else []
     for old, new in zip(op.results, new_results, strict=True):
-        rewriter.replace_all_uses_with(old, new)
+        for use in tuple(old.uses):
+            use.operation.operands[use.index] = new
+            rewriter.notify_op_modified(use.operation)
     rewriter.erase(op)
 
 
-def apply_patterns(root: Operation | Region, patterns: Sequence[RewritePattern]) -> bool:
-    """Apply `patterns` greedily to everything nested in `root` until none matches."""
+def apply_patterns(root: Operation | Region, patterns: Sequence[RewritePattern], *,
+                   once: bool = False) -> bool:
+    """Apply `patterns` greedily to everything nested in `root` until none matches (`once`:
+    in one walk, for patterns whose results never match again)."""
     walker = PatternRewriteWalker(GreedyRewritePatternApplier(list(patterns),
-                                                              dce_enabled=False))
+                                                              dce_enabled=False),
+                                  apply_recursively=not once)
     region = root if isinstance(root, Region) else None
     if region is not None:
         return walker.rewrite_region(region)
@@ -68,12 +75,19 @@ def has_result_only_effects(op: Operation) -> bool:
 
 
 class _LiveSet(LiveSet):
+    def __init__(self) -> None:
+        super().__init__()
+        self.pure: dict[Operation, bool] = {}  # asked once per op, not once per round
+
     def propagate_op_liveness(self, op: Operation) -> None:
         for region in op.regions:
             self.propagate_region_liveness(region)
         if self.is_live(op):
             return
-        if not has_result_only_effects(op) or any(
+        pure = self.pure.get(op)
+        if pure is None:
+            pure = self.pure[op] = has_result_only_effects(op)
+        if not pure or any(
                 self.is_live(use.operation) for r in op.results for use in r.uses):
             self.set_live(op)
 

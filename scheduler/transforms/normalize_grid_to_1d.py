@@ -18,7 +18,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 
 from ktir.dialects.ktdp import GetComputeTileIdOp, kernel_grid
 from scheduler.analysis.index_exprs import index_constant
-from scheduler.rewriting import apply_patterns, replace_keeping_names
+from scheduler.rewriting import apply_patterns
 
 
 def _delinearise(op: GetComputeTileIdOp, grid: tuple[int, ...]
@@ -55,7 +55,8 @@ class FlattenGrid(RewritePattern):
             return
         for tid in [o for o in fn.walk() if isinstance(o, GetComputeTileIdOp)]:
             if len(tid.ids) > 1:
-                replace_keeping_names(rewriter, tid, *_delinearise(tid, grid))
+                # the coordinates keep the names of the ids they replace
+                rewriter.replace(tid, *_delinearise(tid, grid))
         fn.attributes["grid"] = ArrayAttr([IntegerAttr(math.prod(grid), i64)])
         rewriter.notify_op_modified(fn)
 
