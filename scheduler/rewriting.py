@@ -6,9 +6,13 @@ result's name hint onto a new result that has none; the scheduler names its valu
 is compared byte for byte, so a pattern that names what it builds replaces with
 `replace_keeping_names`.
 
-`apply_patterns` is the one walk every pass runs: greedy, to a fixed point, and without
+`apply_patterns` is the one walk every pass runs: greedy, in program order, once, and without
 xDSL's on-the-side dead-code elimination — a pass removes what it replaces, and dead code
-goes where a pass asks for it (`dead_code`), not wherever a walk passes.
+goes where a pass asks for it (`dead_code`), not wherever a walk passes. Once, because each
+pattern of these passes rewrites its op completely and nothing it builds matches again; an
+op comes after what it waits for (a function before its pipelines, a definition before its
+uses), so one walk is the fixed point (each pass's idempotent.mlir runs it twice). A second
+walk to confirm that costs as much as the first.
 
 `dead_code` is xDSL's region DCE (dead_code_elimination.py: an op goes when nothing live uses
 its results and it has no effect beyond them) with one rule xDSL 0.74 lacks: a `linalg` op
@@ -49,13 +53,11 @@ def replace_keeping_names(rewriter: PatternRewriter, op: Operation,
     rewriter.erase(op)
 
 
-def apply_patterns(root: Operation | Region, patterns: Sequence[RewritePattern], *,
-                   once: bool = False) -> bool:
-    """Apply `patterns` greedily to everything nested in `root` until none matches (`once`:
-    in one walk, for patterns whose results never match again)."""
+def apply_patterns(root: Operation | Region, patterns: Sequence[RewritePattern]) -> bool:
+    """Apply `patterns` to everything nested in `root`, in one walk in program order."""
     walker = PatternRewriteWalker(GreedyRewritePatternApplier(list(patterns),
                                                               dce_enabled=False),
-                                  apply_recursively=not once)
+                                  apply_recursively=False)
     region = root if isinstance(root, Region) else None
     if region is not None:
         return walker.rewrite_region(region)

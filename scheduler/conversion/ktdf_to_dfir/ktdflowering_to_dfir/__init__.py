@@ -1,7 +1,8 @@
 """`ktdflowering-to-dfir`: one `dataflow.program_unit` per unit type, in DataflowIR.
 
 One module per lowered op family, as upstream's KTDFLowToDFIR splits it; a new family is a
-new module with its `patterns(programs)` and `LOWERED`, added to the lists below:
+new module with its `patterns(programs)`, the op types they lower (`LOWERED`) and those whose
+bodies its pattern checks itself (`WHOLE`, optional), added to `FAMILIES`:
 
 * programs.py  — the split into a prelude and one program per unit kind (cloned work);
 * control.py   — `execute_on` inlined or dropped per kind, the tile id, loop marks;
@@ -33,8 +34,9 @@ from scheduler.conversion.ktdf_to_dfir.ktdflowering_to_dfir.programs import (
 from scheduler.rewriting import apply_patterns, dead_code
 from spyrecode.dialects.dataflow import ProgramUnitOp
 
-LOWERED: tuple[type[Operation], ...] = (control.LOWERED + signals.LOWERED + transfers.LOWERED
-                                        + compute.LOWERED + symbols.LOWERED)
+FAMILIES = (control, signals, transfers, compute, symbols)
+LOWERED: tuple[type[Operation], ...] = tuple(t for f in FAMILIES for t in f.LOWERED)
+WHOLE: tuple[type[Operation], ...] = tuple(t for f in FAMILIES for t in getattr(f, "WHOLE", ()))
 
 
 def _check_lowered(program: ProgramUnitOp) -> None:
@@ -64,13 +66,11 @@ class KtdfloweringToDfirPass(ModulePass):
         programs = Programs()
         # each group function is split once; the programs are then lowered one by one (the
         # patterns only look inside them, not at the prelude's hundreds of units)
-        apply_patterns(op, [BuildPrograms(programs, LOWERED, compute.WHOLE)], once=True)
-        lowering = [*control.patterns(programs), *signals.patterns(programs),
-                    *transfers.patterns(programs), *compute.patterns(programs),
-                    *symbols.patterns(programs, op)]
+        apply_patterns(op, [BuildPrograms(programs, LOWERED, WHOLE)])
+        lowering = [p for family in FAMILIES for p in family.patterns(programs)]
         for program in programs.built:
-            # one walk in program order: what an op waits for (its FIFO reads, its views)
-            # comes before it; whatever is left over is reported below
-            apply_patterns(program.body, lowering, once=True)
+            # what an op waits for (its FIFO reads, its views) comes before it in the walk;
+            # whatever is left over is reported below
+            apply_patterns(program.body, lowering)
             _check_lowered(program)
             dead_code(program.body)

@@ -65,12 +65,10 @@ def _dominates(op: Operation, use: Use) -> bool:
 
 
 class LowerView(RewritePattern):
-    """A view: its start address (a symbol for a function argument), then the logical view.
-    `module` is where the host's calls say which kernel argument each group argument is."""
+    """A view: its start address (a symbol for a function argument), then the logical view."""
 
-    def __init__(self, programs: Programs, module: ModuleOp):
+    def __init__(self, programs: Programs):
         self.programs = programs
-        self.module = module
         self.ids: dict[func.FuncOp, dict[BlockArgument, int]] = {}
 
     @op_type_rewrite_pattern
@@ -104,8 +102,10 @@ class LowerView(RewritePattern):
         fn = program.op.parent_op()
         if not isinstance(fn, func.FuncOp) or arg.block is not fn.body.block:
             return None
-        if fn not in self.ids:
-            self.ids[fn] = symbol_ids(fn, self.module)
+        if fn not in self.ids:  # the host's calls say which kernel argument each one is
+            module = fn.get_toplevel_object()
+            assert isinstance(module, ModuleOp)
+            self.ids[fn] = symbol_ids(fn, module)
         return self.ids[fn].get(arg)
 
 
@@ -132,8 +132,8 @@ class LowerBuffer(RewritePattern):
         replace_keeping_names(rewriter, op, [g])
 
 
-def patterns(programs: Programs, module: ModuleOp) -> tuple[RewritePattern, ...]:
-    return LowerView(programs, module), LowerBuffer(programs)
+def patterns(programs: Programs) -> tuple[RewritePattern, ...]:
+    return LowerView(programs), LowerBuffer(programs)
 
 
 LOWERED = (memref.MemorySpaceCastOp, UnrealizedConversionCastOp)
