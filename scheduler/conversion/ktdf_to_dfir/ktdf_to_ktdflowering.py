@@ -203,7 +203,6 @@ def _lower_pipeline(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
                     units: dict[str, SSAValue], rewriter: PatternRewriter) -> None:
     stages = pipeline.stages
     loops = _enclosing_loops(pipeline, fn)
-    bodies: list[list[Operation]] = []
     head: list[list[Operation]] = [[] for _ in stages]
     tail: list[list[Operation]] = [[] for _ in stages]
     for i, (w, r) in enumerate(itertools.pairwise(stages)):
@@ -216,27 +215,21 @@ def _lower_pipeline(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
         if loops:  # the next instance must not overwrite what this one still reads
             tail[i + 1] += _guarded_signal(pair, loops, True, kinds[i + 1])
             head[i] = _guarded_signal(pair, loops, False, kinds[i]) + head[i]
-    for k, s in enumerate(stages):
-        body = list(s.body.block.ops)
-        for o in body:
-            o.detach()
-        bodies.append(head[k] + body + tail[k])
-
+    outer_body = Block()
     private = pipeline.private_op
-    hoisted: list[Operation] = []
-    if private is not None:
+    if private is not None:  # its contents are hoisted into the outer execute_on
         y = private.yield_op
         for res, v in zip(private.res, y.values):
             rewriter.replace_all_uses_with(res, v)
-        for o in list(private.body.block.ops):
-            if o is not y:
-                o.detach()
-                hoisted.append(o)
-    inner = [ExecuteOnOp([units[k]], body, applicable_units=[k])
-             for k, body in zip(kinds, bodies)]
+        rewriter.erase(y)
+        rewriter.inline_block(private.body.block, InsertPoint.at_end(outer_body))
+    for k, (s, kind) in enumerate(zip(stages, kinds)):
+        body = Block(head[k])
+        rewriter.inline_block(s.body.block, InsertPoint.at_end(body))
+        body.add_ops(tail[k])
+        outer_body.add_op(ExecuteOnOp([units[kind]], body, applicable_units=[kind]))
     distinct = list(dict.fromkeys(kinds))
-    outer = ExecuteOnOp([units[k] for k in distinct], hoisted + inner,
-                        applicable_units=distinct)
+    outer = ExecuteOnOp([units[k] for k in distinct], outer_body, applicable_units=distinct)
     outer.location = pipeline.location
     rewriter.insert(outer, InsertPoint.before(pipeline))
     rewriter.erase(pipeline, safe_erase=False)
