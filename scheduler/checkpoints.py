@@ -121,6 +121,9 @@ class KtdfarchApplyPatternsPass(ModulePass):
 
     `ktdfarch-apply-patterns{groups=pre_scheduling}`; several groups may be given
     (`groups=pre_mapping,post_lowering`). Without patterns the IR is unchanged.
+
+    It is the pattern driver itself: a module pass only because the patterns to run depend
+    on the module's device (its name, its resource kinds, its PDL blocks), found once.
     """
 
     name = "ktdfarch-apply-patterns"

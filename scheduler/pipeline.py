@@ -125,7 +125,8 @@ class KtirToDfirPass(ModulePass):
 
     Inserts the device declaration when the module has none (ensure-device-declaration),
     then runs FRONTEND + SCHEDULING + BACKEND. `disable` skips passes by name, `stop_at`
-    ends after a checkpoint or pass.
+    ends after a checkpoint or pass. A composite, not patterns: it runs the passes above,
+    each with its own patterns or analysis, in order.
     """
 
     name = "ktir-to-dfir"
@@ -145,7 +146,8 @@ class KtirToDfirPass(ModulePass):
 
 @dataclass(frozen=True)
 class _GroupPass(ModulePass):
-    """One group of the pipeline as a pass; `disable` skips passes of the group by name."""
+    """One group of the pipeline as a pass (a composite: its passes in order); `disable`
+    skips passes of the group by name."""
 
     steps: ClassVar[tuple[Step, ...]] = ()
     disable: tuple[str, ...] = field(default=())

@@ -56,6 +56,7 @@ from scheduler.dialects.directives import (
     IndTransferTypes,
     StrippedType,
 )
+from scheduler.dialects.effects import AllocatesResults
 from scheduler.dialects.ktdf_sides import (
     Sizes,
     TransferMixin,
@@ -105,7 +106,7 @@ class FifoAllocateOp(IRDLOperation):
     name = "ktdf.fifo.allocate"
     dynamic_sizes = var_operand_def(IndexType)
     slots = var_result_def(FifoSlotType)
-    traits = traits_def(_FifoAllocateCanonicalization())
+    traits = traits_def(_FifoAllocateCanonicalization(), AllocatesResults())
     assembly_format = "`(` $dynamic_sizes `)` attr-dict `->` type($slots)"
 
     def __init__(self, slot_types: Sequence[FifoSlotType],

@@ -24,11 +24,12 @@ from xdsl.dialects.builtin import (
     UnrealizedConversionCastOp,
 )
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from ktir.diagnostics import op_error, op_location
 from scheduler.analysis.device import device_of
 from scheduler.analysis.index_exprs import index_constant
+from scheduler.rewriting import apply_patterns, replace_keeping_names
 
 STICK_BYTES = 128
 
@@ -65,12 +66,13 @@ def _describe(p: _Placed) -> str:
     return f"%{name} ({p.size} B{where})"
 
 
-def assign_function(fn: func.FuncOp, device) -> dict[str, int]:
-    """Place the function's buffers; returns the bytes used per memory kind."""
+def plan_function(fn: func.FuncOp, device) -> dict[memref.AllocOp, int]:
+    """The element address of each of the function's device-memory buffers: the bump
+    allocation sees every buffer of a memory at once (offsets follow one another, and a full
+    memory is reported with all its buffers)."""
     used: dict[str, int] = {}
     placed: dict[str, list[_Placed]] = {}
-    allocs = [o for o in fn.walk() if isinstance(o, memref.AllocOp)]
-    for alloc in allocs:
+    for alloc in [o for o in fn.walk() if isinstance(o, memref.AllocOp)]:
         t = alloc.memref.type
         if not isinstance(t.memory_space, StringAttr):
             continue
@@ -91,19 +93,34 @@ def assign_function(fn: func.FuncOp, device) -> dict[str, int]:
             raise op_error(alloc, f'memory "{kind}" of device @{device.name} is full: the '
                                   f"buffers of this compute group need {used[kind]} B of its "
                                   f"{mem.size} B ({listing})")
-    for kind, items in placed.items():
-        for p in items:
-            t = p.op.memref.type
-            addr = index_constant(p.offset // element_bytes(t))
-            cast = UnrealizedConversionCastOp.get([addr.result], [t])
-            cast.results[0].name_hint = p.op.memref.name_hint
-            addr.location = cast.location = p.op.location
-            Rewriter.insert_op([addr, cast], InsertPoint.before(p.op))
-            p.op.memref.replace_all_uses_with(cast.results[0])
-            Rewriter.erase_op(p.op)
-    for dealloc in [o for o in fn.walk() if isinstance(o, memref.DeallocOp)]:
-        Rewriter.erase_op(dealloc)
-    return used
+    return {p.op: p.offset // element_bytes(p.op.memref.type)
+            for items in placed.values() for p in items}
+
+
+class PlaceBuffer(RewritePattern):
+    """A planned `memref.alloc` becomes its address and a cast of it to the buffer type."""
+
+    def __init__(self, plan: dict[memref.AllocOp, int]):
+        self.plan = plan
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.AllocOp, rewriter: PatternRewriter) -> None:
+        address = self.plan.get(op)
+        if address is None:
+            return
+        addr = index_constant(address)
+        cast = UnrealizedConversionCastOp.get([addr.result], [op.memref.type])
+        cast.results[0].name_hint = op.memref.name_hint
+        addr.location = cast.location = op.location
+        replace_keeping_names(rewriter, op, [addr, cast])
+
+
+class EraseDealloc(RewritePattern):
+    """Placed buffers live as long as the program: their deallocs go."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.DeallocOp, rewriter: PatternRewriter) -> None:
+        rewriter.erase(op)
 
 
 class AddressAssignmentPass(ModulePass):
@@ -112,15 +129,18 @@ class AddressAssignmentPass(ModulePass):
     Before:  %buf = memref.alloc() : memref<1x64xf16, "L1">
     After:   %c = arith.constant 0 : index
              %buf = builtin.unrealized_conversion_cast %c : index to memref<1x64xf16, "L1">
-    Idempotent: once no alloc is left, nothing changes.
+    A module pass around two patterns: the plan is a whole-function analysis (a bump
+    allocation over all buffers of a memory, and a full memory reported with all of them),
+    then `PlaceBuffer` and `EraseDealloc` rewrite. Idempotent: once no alloc is left,
+    nothing changes.
     """
 
     name = "address-assignment"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         device = device_of(op, self.name)
-        for fn in list(op.walk()):
+        plan: dict[memref.AllocOp, int] = {}
+        for fn in op.walk():
             if isinstance(fn, func.FuncOp) and not fn.is_declaration:
-                assign_function(fn, device)
-
-
+                plan |= plan_function(fn, device)
+        apply_patterns(op, [PlaceBuffer(plan), EraseDealloc()])

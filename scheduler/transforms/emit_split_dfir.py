@@ -48,7 +48,11 @@ def write_split(module: ModuleOp, output_dir: str | Path) -> list[Path]:
 
 @dataclass(frozen=True)
 class EmitSplitDfirPass(ModulePass):
-    """Write `global.mlir` and one `<group>.mlir` per compute group into `output_dir`."""
+    """Write `global.mlir` and one `<group>.mlir` per compute group into `output_dir`.
+
+    A module pass, not a pattern: it rewrites nothing, it prints the whole module as files
+    (`module @local_schedule_0 {...}` -> local_schedule_0.mlir, the rest -> global.mlir).
+    """
 
     name = "emit-split-dfir"
     output_dir: str = "."

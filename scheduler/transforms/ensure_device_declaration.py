@@ -26,6 +26,11 @@ class EnsureDeviceDeclarationPass(ModulePass):
 
     `device` is a shipped device name or a device file; `device_name` picks one device of a
     file that holds several (default: the file's only device).
+
+    Before:  builtin.module { func.func @add(...) {...} }
+    After:   builtin.module { ktdf_arch.device @spyre import("spyre.mlir")  func.func @add ... }
+    A module pass, not a pattern: whether to insert depends on what the module as a whole
+    declares, and there is no op to match — the new op goes at the top of the module.
     """
 
     name = "ensure-device-declaration"

@@ -14,13 +14,17 @@ from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from ktir.dialects.ktdp import GetComputeTileIdOp, kernel_grid
 from scheduler.analysis.index_exprs import index_constant
+from scheduler.rewriting import apply_patterns
 
 
-def _delinearise(op: GetComputeTileIdOp, grid: tuple[int, ...]) -> None:
+def _delinearise(op: GetComputeTileIdOp, grid: tuple[int, ...]
+                 ) -> tuple[list[Operation], list[SSAValue]]:
+    """The linear tile id and the chain of remainders and quotients that rebuild `op`'s
+    coordinates from it."""
     linear = GetComputeTileIdOp(1)
     linear.location = op.location
     new_ops: list[Operation] = [linear]
@@ -29,17 +33,32 @@ def _delinearise(op: GetComputeTileIdOp, grid: tuple[int, ...]) -> None:
     linear.ids[0].name_hint = "tile"
     for d in grid[:-1]:
         size = index_constant(d)
-        new_ops.append(size)
         coord = arith.RemUIOp(rest, size)
         rest_op = arith.DivUIOp(rest, size)
-        new_ops += [coord, rest_op]
+        new_ops += [size, coord, rest_op]
         coords.append(coord.result)
         rest = rest_op.result
     coords.append(rest)
-    Rewriter.insert_op(new_ops, InsertPoint.before(op))
-    for old, new in zip(op.ids, coords):
-        old.replace_all_uses_with(new)
-    Rewriter.erase_op(op)
+    return new_ops, coords[:len(op.ids)]
+
+
+class FlattenGrid(RewritePattern):
+    """A function with a grid of several dimensions gets the grid of their product; every
+    multi-result `ktdp.get_compute_tile_id` inside it becomes the linear id and the
+    arithmetic that rebuilds the coordinates. One pattern, on the function: the grid and the
+    tile ids it numbers change together."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, fn: func.FuncOp, rewriter: PatternRewriter) -> None:
+        grid = kernel_grid(fn) if "grid" in fn.attributes else None
+        if grid is None or len(grid) == 1:
+            return
+        for tid in [o for o in fn.walk() if isinstance(o, GetComputeTileIdOp)]:
+            if len(tid.ids) > 1:
+                # the coordinates keep the names of the ids they replace
+                rewriter.replace(tid, *_delinearise(tid, grid))
+        fn.attributes["grid"] = ArrayAttr([IntegerAttr(math.prod(grid), i64)])
+        rewriter.notify_op_modified(fn)
 
 
 class NormalizeGridTo1DPass(ModulePass):
@@ -55,13 +74,4 @@ class NormalizeGridTo1DPass(ModulePass):
     name = "normalize-grid-to-1d"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for fn in op.walk():
-            if not isinstance(fn, func.FuncOp) or "grid" not in fn.attributes:
-                continue
-            grid = kernel_grid(fn)
-            if grid is None or len(grid) == 1:
-                continue
-            for tid in [o for o in fn.walk() if isinstance(o, GetComputeTileIdOp)]:
-                if len(tid.ids) > 1:
-                    _delinearise(tid, grid)
-            fn.attributes["grid"] = ArrayAttr([IntegerAttr(math.prod(grid), i64)])
+        apply_patterns(op, [FlattenGrid()])

@@ -17,11 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import func, memref
+from xdsl.dialects import memref
 from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
 
 from ktir.diagnostics import op_error
 from scheduler.analysis.device import device_of
@@ -36,6 +37,7 @@ from scheduler.dialects.ktdf import (
     StageOp,
     TokenType,
 )
+from scheduler.rewriting import apply_patterns
 
 
 @dataclass
@@ -180,7 +182,7 @@ class _Expander:
         self.retype[t.source] = FifoSlotType(self.compute, hops.units[0],
                                              slot_t.num_elements, elt)
 
-    def run(self) -> bool:
+    def run(self, rewriter: PatternRewriter) -> None:
         stages = self.pipeline.stages
         loads = [s for s in stages if s.body.block.ops and all(
             isinstance(o, DataTransferOp) and o.dest_is_fifo and self.unrouted(o)
@@ -189,7 +191,7 @@ class _Expander:
             isinstance(o, DataTransferOp) and o.source_is_fifo and self.unrouted(o)
             for o in s.body.block.ops)]
         if not loads and not stores:
-            return False
+            return
         before, after = _Rebuild(), _Rebuild()
         for s in loads:
             for t in s.body.block.ops:
@@ -197,11 +199,10 @@ class _Expander:
         for s in stores:
             for t in s.body.block.ops:
                 self.expand_store(t, after)  # type: ignore[arg-type]
-        self.rebuild(loads, stores, before, after)
-        return True
+        self.rebuild(loads, stores, before, after, rewriter)
 
     def rebuild(self, loads: list[StageOp], stores: list[StageOp], before: _Rebuild,
-                after: _Rebuild) -> None:
+                after: _Rebuild, rewriter: PatternRewriter) -> None:
         """New private (retyped slots, new buffers, new tokens) and the linear stage chain
         [load hops..., untouched stages..., store hops...]."""
         private = self.pipeline.private_op
@@ -262,8 +263,21 @@ class _Expander:
         new_pipeline = PipelineOp([new_private, *new_stages], self.pipeline.modulo)
         new_pipeline.location = self.pipeline.location
         new_pipeline.attributes |= self.pipeline.attributes
-        Rewriter.insert_op(new_pipeline, InsertPoint.before(self.pipeline))
-        Rewriter.erase_op(self.pipeline, safe_erase=False)
+        rewriter.insert(new_pipeline, InsertPoint.before(self.pipeline))
+        rewriter.erase(self.pipeline, safe_erase=False)
+
+
+class RoutePipeline(RewritePattern):
+    """Rebuild one pipeline whose transfers still go straight between a memory and the
+    compute unit: load hops first, the untouched stages, then store hops, each hop a stage
+    of its own unit. A pipeline without such transfers does not match."""
+
+    def __init__(self, device):
+        self.device = device
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: PipelineOp, rewriter: PatternRewriter) -> None:
+        _Expander(self.device, op).run(rewriter)
 
 
 class PathExpansionPass(ModulePass):
@@ -282,8 +296,4 @@ class PathExpansionPass(ModulePass):
     name = "path-expansion"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        device = device_of(op, self.name)
-        for fn in list(op.walk()):
-            if isinstance(fn, func.FuncOp):
-                for p in [q for q in fn.walk() if isinstance(q, PipelineOp)]:
-                    _Expander(device, p).run()
+        apply_patterns(op, [RoutePipeline(device_of(op, self.name))])

@@ -29,15 +29,18 @@ from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
 
 from ktir.diagnostics import op_error
 from ktir.dialects.ktdp import GetComputeTileIdOp, kernel_grid
 from scheduler.analysis.device import device_of
 from scheduler.analysis.index_exprs import index_constant
+from scheduler.analysis.units import queried_units
 from scheduler.dialects.ktdf import DataTransferOp, PipelineOp, StageOp
 from scheduler.dialects.ktdf_lowering import ExecuteOnOp, SignalOp
 from scheduler.dialects.ktdf_types import const_int
+from scheduler.rewriting import apply_patterns
 from spyrecode.dialects.dataflow import GetUnitOp
 from spyrecode.dialects.uniform import DefImmutableMappingOp, QueryMapOp
 
@@ -67,10 +70,10 @@ def _kinds_used(fn: func.FuncOp, device) -> tuple[list[str], list[str]]:
     return units, memories
 
 
-def _materialise(fn: func.FuncOp, device, tiles: int) -> dict[str, SSAValue]:
-    """get_unit per core and kind, the uniform maps, and the queries by tile id; returns per
-    kind the handle of the executing tile's unit."""
-    units, memories = _kinds_used(fn, device)
+def _materialise(fn: func.FuncOp, device, tiles: int, units: list[str], memories: list[str],
+                 rewriter: PatternRewriter) -> None:
+    """At the top of `fn`: the tile id, then per kind a get_unit per core, the uniform map
+    and its query by tile id (the handle of the executing tile's unit)."""
     block = fn.body.block
     tile_ops = [o for o in fn.walk() if isinstance(o, GetComputeTileIdOp)]
     new: list[Operation] = []
@@ -86,7 +89,6 @@ def _materialise(fn: func.FuncOp, device, tiles: int) -> dict[str, SSAValue]:
         tile = t.ids[0]
     keys = [index_constant(c) for c in range(tiles)]
     new += keys
-    handles: dict[str, SSAValue] = {}
     for kind in units + memories:
         is_memory = kind in device.memories
         per_core = (device.memories[kind].per_core if is_memory
@@ -95,7 +97,6 @@ def _materialise(fn: func.FuncOp, device, tiles: int) -> dict[str, SSAValue]:
             g = GetUnitOp(device.resource_id(kind, 0), kind)
             g.unit.name_hint = kind.lower()
             new.append(g)
-            handles[kind] = g.unit
             continue
         gets = []
         for c in range(tiles):
@@ -107,8 +108,17 @@ def _materialise(fn: func.FuncOp, device, tiles: int) -> dict[str, SSAValue]:
         query = QueryMapOp(table.result, tile)
         query.result.name_hint = kind.lower()
         new += [*gets, table, query]
-        handles[kind] = query.result
-    Rewriter.insert_op(new, InsertPoint.at_start(block))  # after the tile id op moved
+    rewriter.insert(new, InsertPoint.at_start(block))  # after the tile id op moved
+
+
+def unit_handles(fn: func.FuncOp) -> dict[str, SSAValue]:
+    """Per materialised kind, the handle of the executing tile's unit: the query of its
+    table, or the one get_unit of a kind outside the cores."""
+    block = fn.body.block
+    handles = queried_units(block)
+    for op in block.ops:
+        if isinstance(op, GetUnitOp) and op.core is None and op.kind not in handles:
+            handles[op.kind] = op.unit
     return handles
 
 
@@ -189,16 +199,10 @@ def _buffers_read(stage: StageOp) -> set[SSAValue]:
             and memory_kind(t.source.type) is not None}
 
 
-def _lower_pipeline(pipeline: PipelineOp, fn: func.FuncOp, units: dict[str, SSAValue]) -> None:
+def _lower_pipeline(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
+                    units: dict[str, SSAValue], rewriter: PatternRewriter) -> None:
     stages = pipeline.stages
-    kinds = []
-    for s in stages:
-        if len(s.applicable_units) != 1:
-            raise op_error(s, "every stage must be bound to exactly one unit kind before "
-                              "lowering (run path-expansion)")
-        kinds.append(s.applicable_units[0])
     loops = _enclosing_loops(pipeline, fn)
-    bodies: list[list[Operation]] = []
     head: list[list[Operation]] = [[] for _ in stages]
     tail: list[list[Operation]] = [[] for _ in stages]
     for i, (w, r) in enumerate(itertools.pairwise(stages)):
@@ -211,56 +215,88 @@ def _lower_pipeline(pipeline: PipelineOp, fn: func.FuncOp, units: dict[str, SSAV
         if loops:  # the next instance must not overwrite what this one still reads
             tail[i + 1] += _guarded_signal(pair, loops, True, kinds[i + 1])
             head[i] = _guarded_signal(pair, loops, False, kinds[i]) + head[i]
-    for k, s in enumerate(stages):
-        body = list(s.body.block.ops)
-        for o in body:
-            o.detach()
-        bodies.append(head[k] + body + tail[k])
-
+    outer_body = Block()
     private = pipeline.private_op
-    hoisted: list[Operation] = []
-    if private is not None:
+    if private is not None:  # its contents are hoisted into the outer execute_on
         y = private.yield_op
         for res, v in zip(private.res, y.values):
-            res.replace_all_uses_with(v)
-        for o in list(private.body.block.ops):
-            if o is not y:
-                o.detach()
-                hoisted.append(o)
-    inner = [ExecuteOnOp([units[k]], body, applicable_units=[k])
-             for k, body in zip(kinds, bodies)]
+            rewriter.replace_all_uses_with(res, v)
+        rewriter.erase(y)
+        rewriter.inline_block(private.body.block, InsertPoint.at_end(outer_body))
+    for k, (s, kind) in enumerate(zip(stages, kinds)):
+        body = Block(head[k])
+        rewriter.inline_block(s.body.block, InsertPoint.at_end(body))
+        body.add_ops(tail[k])
+        outer_body.add_op(ExecuteOnOp([units[kind]], body, applicable_units=[kind]))
     distinct = list(dict.fromkeys(kinds))
-    outer = ExecuteOnOp([units[k] for k in distinct], hoisted + inner,
-                        applicable_units=distinct)
+    outer = ExecuteOnOp([units[k] for k in distinct], outer_body, applicable_units=distinct)
     outer.location = pipeline.location
-    Rewriter.insert_op(outer, InsertPoint.before(pipeline))
-    Rewriter.erase_op(pipeline, safe_erase=False)
+    rewriter.insert(outer, InsertPoint.before(pipeline))
+    rewriter.erase(pipeline, safe_erase=False)
+
+
+class MaterialiseUnits(RewritePattern):
+    """A function with pipelines whose unit and memory kinds have no handle yet gets them
+    (`_materialise`); the grid must be 1-D and fit the device's cores."""
+
+    def __init__(self, device):
+        self.device = device
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, fn: func.FuncOp, rewriter: PatternRewriter) -> None:
+        if fn.is_declaration or not any(isinstance(p, PipelineOp) for p in fn.walk()):
+            return
+        grid = kernel_grid(fn) or (1,)
+        if len(grid) != 1:
+            raise op_error(fn, "the grid must be 1-D before lowering (run "
+                               "normalize-grid-to-1d)")
+        tiles = grid[0]
+        device = self.device
+        if device.max_cores is not None and tiles > device.max_cores:
+            raise op_error(fn, f"a grid of {tiles} tiles needs {tiles} cores; device "
+                               f"@{device.name} has {device.max_cores}")
+        units, memories = _kinds_used(fn, device)
+        if not all(k in unit_handles(fn) for k in units + memories):
+            _materialise(fn, device, tiles, units, memories, rewriter)
+
+
+class LowerPipeline(RewritePattern):
+    """A pipeline whose stages are bound to one unit kind each, in a function whose units
+    are materialised: an `execute_on` over its units holding its private contents and one
+    `execute_on` per stage, with the handshakes of shared scratchpad buffers."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, pipeline: PipelineOp, rewriter: PatternRewriter) -> None:
+        kinds = []
+        for s in pipeline.stages:
+            if len(s.applicable_units) != 1:
+                raise op_error(s, "every stage must be bound to exactly one unit kind before "
+                                  "lowering (run path-expansion)")
+            kinds.append(s.applicable_units[0])
+        fn = pipeline.parent_op()
+        while fn is not None and not isinstance(fn, func.FuncOp):
+            fn = fn.parent_op()
+        if fn is None:
+            return
+        units = unit_handles(fn)
+        if all(k in units for k in kinds):  # else: MaterialiseUnits first
+            _lower_pipeline(pipeline, fn, kinds, units, rewriter)
 
 
 class KtdfToKtdfloweringPass(ModulePass):
     """Materialise units per core, bind stages with `ktdf_lowering.execute_on`, and insert
     the `ktdf_lowering.signal` handshakes between units that share a scratchpad buffer
     (forward after the writer, back edges across loop iterations). See the module docstring.
+
+    Before:  ktdf.pipeline { ktdf.private ... ktdf.stage ... { transfer } {applicable_units = ["MNILU"]} ... }
+    After:   %mnilu_of_tile = uniform.def_immutable_mapping(...)  %mnilu = uniform.query_map(...)
+             ktdf_lowering.execute_on %mnilu, ... { <private contents>
+               ktdf_lowering.execute_on %mnilu { transfer  ktdf_lowering.signal %mnilu, %l1lu }
+               ... }
+    Idempotent: a function without pipelines is left alone.
     """
 
     name = "ktdf-to-ktdflowering"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        device = device_of(op, self.name)
-        for fn in list(op.walk()):
-            if not isinstance(fn, func.FuncOp) or fn.is_declaration:
-                continue
-            pipelines = [p for p in fn.walk() if isinstance(p, PipelineOp)]
-            if not pipelines:
-                continue
-            grid = kernel_grid(fn) or (1,)
-            if len(grid) != 1:
-                raise op_error(fn, "the grid must be 1-D before lowering (run "
-                                   "normalize-grid-to-1d)")
-            tiles = grid[0]
-            if device.max_cores is not None and tiles > device.max_cores:
-                raise op_error(fn, f"a grid of {tiles} tiles needs {tiles} cores; device "
-                                   f"@{device.name} has {device.max_cores}")
-            units = _materialise(fn, device, tiles)
-            for p in pipelines:
-                _lower_pipeline(p, fn, units)
+        apply_patterns(op, [MaterialiseUnits(device_of(op, self.name)), LowerPipeline()])

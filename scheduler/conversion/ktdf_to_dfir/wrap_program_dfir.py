@@ -23,55 +23,75 @@ from __future__ import annotations
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, Region
+from xdsl.ir import Block
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
 
 from scheduler.analysis.symbols import symbol_ids
+from scheduler.rewriting import apply_patterns
 from spyrecode.dialects.dataflow import ProgramUnitOp
 from spyrecode.dialects.symbol import CreateIdOp
 
 
-def wrap(fn: func.FuncOp, module: ModuleOp, called: set[str]) -> bool:
-    """Wrap `fn` unless it holds no programs or is already an inner level (argument-free and
-    called by another function: `called` holds the names of all called functions)."""
-    if fn.is_declaration or not any(isinstance(o, ProgramUnitOp) for o in fn.body.block.ops):
-        return False
-    if not fn.args and fn.sym_name.data in called:
-        return False
-    if any(a.first_use is not None for a in fn.args):
-        return False
-    ids = symbol_ids(fn, module)
-    body_name = f"{fn.sym_name.data}_body"
-    inner_block = Block()
-    for op in list(fn.body.block.ops):
-        op.detach()
-        inner_block.add_op(op)
-    inner = func.FuncOp(body_name, ([], []), Region(inner_block))
-    if "grid" in fn.attributes:
-        inner.attributes["grid"] = fn.attributes["grid"]
-    inner.location = fn.location
-    outer_block = fn.body.block
-    for a in fn.args:
-        outer_block.add_op(CreateIdOp(a, ids[a]))
-    outer_block.add_ops([func.CallOp(body_name, [], []), func.ReturnOp()])
-    holder_block = fn.parent_block()
-    assert holder_block is not None
-    holder_block.insert_op_after(ModuleOp([inner]), fn)
-    # the body lives in a nested module (its own symbol table); declare it beside the caller,
-    # as the host declares the group functions it calls
-    holder_block.insert_op_after(func.FuncOp.external(body_name, [], []), fn)
-    return True
+class WrapProgram(RewritePattern):
+    """Split a function holding programs into the outer level (argument symbols, a call)
+    and `<name>_body` in a nested module. Not matched: functions without programs, inner
+    levels (argument-free and called: `called` holds the names of all called functions, and
+    every body this pattern creates), and functions whose programs read an argument
+    directly (they stay one-level)."""
+
+    def __init__(self, module: ModuleOp, called: set[str]):
+        self.module = module
+        self.called = called
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, fn: func.FuncOp, rewriter: PatternRewriter) -> None:
+        if fn.is_declaration or not any(isinstance(o, ProgramUnitOp)
+                                        for o in fn.body.block.ops):
+            return
+        if not fn.args and fn.sym_name.data in self.called:
+            return
+        if any(a.first_use is not None for a in fn.args):
+            return
+        ids = [symbol_ids(fn, self.module)[a] for a in fn.args]
+        body_name = f"{fn.sym_name.data}_body"
+        self.called.add(body_name)
+        old = fn.body.block
+        inner = func.FuncOp(body_name, ([], []), rewriter.move_region_contents_to_new_regions(
+            fn.body))
+        outer = Block(arg_types=[a.type for a in old.args])
+        for a, b in zip(old.args, outer.args):
+            b.name_hint = a.name_hint
+        for a in reversed(old.args):
+            rewriter.erase_block_argument(a)
+        outer.add_ops([*(CreateIdOp(a, i) for a, i in zip(outer.args, ids)),
+                       func.CallOp(body_name, [], []), func.ReturnOp()])
+        fn.body.add_block(outer)
+        if "grid" in fn.attributes:
+            inner.attributes["grid"] = fn.attributes["grid"]
+        inner.location = fn.location
+        # the body lives in a nested module (its own symbol table); declare it beside the
+        # caller, as the host declares the group functions it calls
+        rewriter.insert([func.FuncOp.external(body_name, [], []), ModuleOp([inner])],
+                        InsertPoint.after(fn))
+        rewriter.notify_op_modified(fn)
 
 
 class WrapProgramDfirPass(ModulePass):
     """Split each function holding `dataflow.program_unit`s into an outer function that binds
     its arguments to symbols and an argument-free `<name>_body` (see the module docstring).
-    Idempotent: an outer function holds no program units any more."""
+
+    Before:  func.func @g(%A: index) { <units, maps, program_units> }
+    After:   func.func @g(%A: index) { symbol.create_id %A {symbol_id = -1 : si64} : index
+                                       func.call @g_body() : () -> () }
+             func.func private @g_body()
+             builtin.module { func.func @g_body() { <units, maps, program_units> } }
+    Idempotent: an outer function holds no program units any more.
+    """
 
     name = "wrap-program-dfir"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        funcs = [f for f in op.walk() if isinstance(f, func.FuncOp)]
         called = {c.callee.root_reference.data for c in op.walk() if isinstance(c, func.CallOp)}
-        for fn in funcs:
-            wrap(fn, op, called)
+        apply_patterns(op, [WrapProgram(op, called)])

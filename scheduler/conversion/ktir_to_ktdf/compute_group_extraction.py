@@ -16,8 +16,6 @@ parameters; everything else the slice needs is cloned. The device declaration st
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, StringAttr
@@ -26,25 +24,10 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ktir.dialects import ktdp
+from scheduler.analysis.slices import backward_slice
+from scheduler.rewriting import dead_code
 
 GROUP_PREFIX = "local_schedule_"
-
-
-def _slice(roots: Iterable[Operation]) -> set[Operation]:
-    """Every op (in the same function) that the roots transitively depend on."""
-    seen: set[Operation] = set()
-    stack = list(roots)
-    while stack:
-        op = stack.pop()
-        if op in seen:
-            continue
-        seen.add(op)
-        # the op's operands and the values its regions capture (generic bodies)
-        for v in [v for inner in op.walk() for v in inner.operands]:
-            owner = v.owner
-            if isinstance(owner, Operation) and not op.is_ancestor(owner):
-                stack.append(owner)
-    return seen
 
 
 def _loads_of(ops: set[Operation]) -> set[Operation]:
@@ -69,7 +52,7 @@ def _is_compute_with_body(op: Operation) -> bool:
 
 def _classes(stores: list[ktdp.StoreOp]) -> list[list[ktdp.StoreOp]]:
     """Union stores that share a load (directly or through another store)."""
-    slices = {s: _slice([s]) for s in stores}
+    slices = {s: backward_slice([s]) for s in stores}
     parent = list(range(len(stores)))
 
     def find(i: int) -> int:
@@ -130,13 +113,9 @@ def _params(ordered: list[Operation], fn: func.FuncOp) -> list[SSAValue]:
     return kernel_args + [v for v in found if v not in kernel_args]
 
 
-def _unused(op: Operation) -> bool:
-    return all(r.first_use is None for r in op.results)
-
-
 def extract_group(fn: func.FuncOp, stores: list[ktdp.StoreOp], name: str) -> func.FuncOp:
-    """Build the group function and replace the group by a call in `fn`."""
-    ordered = _in_walk_order(fn, _slice(stores))
+    """Build the group function and replace the group's stores by a call in `fn`."""
+    ordered = _in_walk_order(fn, backward_slice(stores))
     params = _params(ordered, fn)
     block = Block(arg_types=[p.type for p in params])
     mapper: dict[SSAValue, SSAValue] = dict(zip(params, block.args))
@@ -153,33 +132,9 @@ def extract_group(fn: func.FuncOp, stores: list[ktdp.StoreOp], name: str) -> fun
     call = func.CallOp(name, params, [])
     call.location = stores[-1].location
     Rewriter.insert_op(call, InsertPoint.after(stores[-1]))
-    for op in reversed(ordered):  # the group's ops that nothing else in `fn` still uses
-        if _unused(op):
-            Rewriter.erase_op(op)
+    for st in stores:  # moved into the group; what only they used is dead code now
+        Rewriter.erase_op(st)
     return group
-
-
-_DEAD_DIALECTS = ("arith.", "math.", "tensor.", "linalg.", "spyreop.", "ktdp.")
-
-
-def _erasable(op: Operation) -> bool:
-    """An op that only computes values: gone when nothing uses them (a load of a tile nobody
-    reads included; stores and inter-tile communication never)."""
-    if isinstance(op, ktdp.StoreOp) or op.name.startswith("ktdp.inter_tile"):
-        return False
-    return op.name.startswith(_DEAD_DIALECTS) and bool(op.results) and _unused(op)
-
-
-def sweep_dead(fn: func.FuncOp) -> None:
-    """Erase what the kernel computes but never stores (dead values left after the groups
-    moved out), so the host keeps only calls, control flow and what they need."""
-    changed = True
-    while changed:
-        changed = False
-        for op in reversed(list(fn.body.walk())):
-            if _erasable(op):
-                Rewriter.erase_op(op)
-                changed = True
 
 
 class ComputeGroupExtractionPass(ModulePass):
@@ -190,6 +145,10 @@ class ComputeGroupExtractionPass(ModulePass):
                       func.func private @local_schedule_0(index, index, index) }
              module @local_schedule_0 { func.func @local_schedule_0(%A, %B, %C) {grid} {...} }
     Idempotent: a module whose kernels already hold no stores outside groups is left alone.
+
+    A module pass, not patterns: it lays out the module anew — every kernel moves into the
+    one host module, followed by one module per group, groups numbered across all kernels —
+    and a block's stores are grouped all at once (stores that share a load go together).
     """
 
     name = "compute-group-extraction"
@@ -210,7 +169,9 @@ class ComputeGroupExtractionPass(ModulePass):
                 name = f"{GROUP_PREFIX}{counter}"
                 taken.add(name)
                 groups.append(extract_group(fn, stores, name))
-            sweep_dead(fn)
+            # what the kernel computes but never stores (dead values left after the groups
+            # moved out) goes, by effects: the host keeps calls, control flow and their inputs
+            dead_code(fn.body)
         host = ModuleOp([])
         for fn in kernels:
             fn.detach()

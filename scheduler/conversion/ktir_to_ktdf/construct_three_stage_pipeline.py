@@ -43,8 +43,8 @@ from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.transforms.dead_code_elimination import region_dce
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
 
 from ktir.diagnostics import op_error
 from ktir.dialects import ktdp
@@ -74,6 +74,7 @@ from scheduler.dialects.ktdf import (
     WriteToFifoOp,
 )
 from scheduler.dialects.ktdf_types import const_int
+from scheduler.rewriting import apply_patterns, dead_code
 
 
 def vector_shape(space: tuple[int, ...], lanes: int) -> tuple[int, ...]:
@@ -90,8 +91,9 @@ def vector_shape(space: tuple[int, ...], lanes: int) -> tuple[int, ...]:
 
 
 class _Builder:
-    def __init__(self, fn: func.FuncOp, device, group: FusedGroup):
+    def __init__(self, fn: func.FuncOp, device, group: FusedGroup, rewriter: PatternRewriter):
         self.fn = fn
+        self.rewriter = rewriter
         self.device = device
         self.group = group
         self.casts: dict[Operation, SSAValue] = {}
@@ -112,7 +114,7 @@ class _Builder:
             c = memref.MemorySpaceCastOp(view.result, target)
             c.dest.name_hint = (view.result.name_hint or "view") + "_cast"
             c.location = view.location
-            Rewriter.insert_op(c, InsertPoint.after(view))
+            self.rewriter.insert(c, InsertPoint.after(view))
             self.casts[view] = c.dest
         return self.casts[view]
 
@@ -177,8 +179,8 @@ class _Builder:
 
         bounds = [(index_constant(0), index_constant(extent), index_constant(step))
                   for extent, step in zip(group.space, vec)]
-        Rewriter.insert_op([c for triple in bounds for c in triple],
-                           InsertPoint.before(stores[0]))
+        self.rewriter.insert([c for triple in bounds for c in triple],
+                             InsertPoint.before(stores[0]))
         at = InsertPoint.before(stores[0])
         ivs: list[SSAValue] = []
         for d, (lb, ub, st) in enumerate(bounds):
@@ -186,7 +188,7 @@ class _Builder:
             body.args[0].name_hint = f"v{d}"
             loop = scf.ForOp(lb.result, ub.result, st.result, [], Region(body))
             loop.attributes["loop_type"] = LoopTypeAttr(LoopType.PARALLEL_LOOP)
-            Rewriter.insert_op(loop, at)
+            self.rewriter.insert(loop, at)
             ivs.append(body.args[0])
             body.add_op(scf.YieldOp())
             at = InsertPoint.before(body.last_op)
@@ -229,10 +231,12 @@ class _Builder:
         stages.append(StageOp([toks[-2]], [toks[-1]], store_ops))
         pipeline = PipelineOp([private, *stages])
         pipeline.location = stores[-1].location
-        Rewriter.insert_op(pipeline, at)
-        for st in stores:
-            Rewriter.erase_op(st)
-        _erase_dead(self.fn)
+        self.rewriter.insert(pipeline, at)
+        for st in stores:  # the pipeline's store stage replaces them
+            self.rewriter.erase(st)
+        # the loads, tiles and tensor compute the pipeline replaced, and the index arithmetic
+        # only they read, are dead now
+        dead_code(self.fn.body, self.rewriter)
 
     def compute_body(self, leaves: list[Leaf], slots_in: list[SSAValue],
                      slots_out: list[SSAValue], vec: tuple[int, ...], elt) -> list[Operation]:
@@ -254,22 +258,25 @@ class _Builder:
         return ops
 
 
-_REPLACED_DIALECTS = ("linalg", "tensor", "arith")
+class BuildThreeStagePipeline(RewritePattern):
+    """A function with `ktdp.store`s in its body (one compute group) becomes its Load ->
+    Compute -> Store pipeline nest; a function without stores does not match, one whose
+    stores sit inside control flow is an error (compute-group-extraction moves those)."""
 
+    def __init__(self, device):
+        self.device = device
 
-def _erase_dead(fn: func.FuncOp) -> None:
-    """Drop what the pipeline replaced: loads, tiles, the element-wise compute on tensors, and
-    then the pure arithmetic nothing reads any more."""
-    changed = True
-    while changed:
-        changed = False
-        for op in reversed(list(fn.body.block.ops)):
-            replaced = isinstance(op, ktdp.LoadOp | ktdp.ConstructAccessTileOp) or (
-                op.dialect_name() in _REPLACED_DIALECTS and op.results)
-            if replaced and all(r.first_use is None for r in op.results):
-                Rewriter.erase_op(op)
-                changed = True
-    region_dce(fn.body)
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, fn: func.FuncOp, rewriter: PatternRewriter) -> None:
+        if fn.is_declaration:
+            return
+        stores = [s for s in fn.body.block.ops if isinstance(s, ktdp.StoreOp)]
+        if not stores:
+            if any(isinstance(s, ktdp.StoreOp) for s in fn.walk()):
+                raise op_error(fn, "stores inside control flow must be extracted into "
+                                   "compute groups first (run compute-group-extraction)")
+            return
+        _Builder(fn, self.device, fuse_group(stores), rewriter).build()
 
 
 class ConstructThreeStagePipelinePass(ModulePass):
@@ -280,14 +287,4 @@ class ConstructThreeStagePipelinePass(ModulePass):
     name = "construct-three-stage-pipeline"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        device = device_of(op, self.name)
-        for fn in list(op.walk()):
-            if not isinstance(fn, func.FuncOp) or fn.is_declaration:
-                continue
-            stores = [s for s in fn.body.block.ops if isinstance(s, ktdp.StoreOp)]
-            if not stores:
-                if any(isinstance(s, ktdp.StoreOp) for s in fn.walk()):
-                    raise op_error(fn, "stores inside control flow must be extracted into "
-                                       "compute groups first (run compute-group-extraction)")
-                continue
-            _Builder(fn, device, fuse_group(stores)).build()
+        apply_patterns(op, [BuildThreeStagePipeline(device_of(op, self.name))])

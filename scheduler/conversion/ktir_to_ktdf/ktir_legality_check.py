@@ -209,6 +209,10 @@ class KtirLegalityCheckPass(ModulePass):
     and stops with e.g.
         k.mlir:7:5: error: 'ktdp.construct_indirect_access_tile' op indirect access tiles
         is not supported by the scheduler yet
+
+    A module pass, not patterns: it is an analysis that changes nothing and reports the first
+    offending op in program order, with what it knows of the whole function (the ranges of
+    the tile ids and loop indices an access reaches).
     """
 
     name = "ktir-legality-check"

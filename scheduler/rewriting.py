@@ -1,0 +1,105 @@
+"""What the passes' rewrite patterns share: a replacement that keeps SSA names, and the walk.
+
+`PatternRewriter.replace` (and `SSAValue.replace_all_uses_with` under it) copies the replaced
+result's name hint onto a new result that has none; the scheduler names its values itself
+(`%buf_l1`, `%mnilu_of_tile`, and nothing for a received vector) and the printed DataflowIR
+is compared byte for byte, so a pattern that names what it builds replaces with
+`replace_keeping_names`.
+
+`apply_patterns` is the one walk every pass runs: greedy, in program order, once, and without
+xDSL's on-the-side dead-code elimination — a pass removes what it replaces, and dead code
+goes where a pass asks for it (`dead_code`), not wherever a walk passes. Once, because each
+pattern of these passes rewrites its op completely and nothing it builds matches again; an
+op comes after what it waits for (a function before its pipelines, a definition before its
+uses), so one walk is the fixed point (each pass's idempotent.mlir runs it twice). A second
+walk to confirm that costs as much as the first.
+
+`dead_code` is xDSL's region DCE (dead_code_elimination.py: an op goes when nothing live uses
+its results and it has no effect beyond them) with one rule xDSL 0.74 lacks: a `linalg` op
+on tensors has no memory effects (MLIR's linalg effect interface reports effects on memref
+operands only; xDSL's linalg ops declare none, so its DCE keeps every one of them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import MemRefType
+from xdsl.ir import Operation, Region, SSAValue
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriterListener,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+from xdsl.rewriter import InsertPoint
+from xdsl.traits import IsTerminator
+from xdsl.transforms.dead_code_elimination import LiveSet, would_be_trivially_dead
+
+
+def replace_keeping_names(rewriter: PatternRewriter, op: Operation,
+                          new_ops: Sequence[Operation],
+                          new_results: Sequence[SSAValue] | None = None) -> None:
+    """Insert `new_ops` before `op`, let `new_results` (default: the last new op's results)
+    take over its uses, erase it; no name hint is copied."""
+    rewriter.insert(list(new_ops), InsertPoint.before(op))
+    if new_results is None:
+        new_results = list(new_ops[-1].results) if new_ops else []
+    for old, new in zip(op.results, new_results, strict=True):
+        for use in tuple(old.uses):
+            use.operation.operands[use.index] = new
+            rewriter.notify_op_modified(use.operation)
+    rewriter.erase(op)
+
+
+def apply_patterns(root: Operation | Region, patterns: Sequence[RewritePattern]) -> bool:
+    """Apply `patterns` to everything nested in `root`, in one walk in program order."""
+    walker = PatternRewriteWalker(GreedyRewritePatternApplier(list(patterns),
+                                                              dce_enabled=False),
+                                  apply_recursively=False)
+    region = root if isinstance(root, Region) else None
+    if region is not None:
+        return walker.rewrite_region(region)
+    changed = False
+    for r in root.regions:
+        changed |= walker.rewrite_region(r)
+    return changed
+
+
+def has_result_only_effects(op: Operation) -> bool:
+    """xDSL's `would_be_trivially_dead`, and linalg ops on tensors (see the module
+    docstring)."""
+    if would_be_trivially_dead(op):
+        return True
+    return (op.dialect_name() == "linalg" and not op.has_trait(IsTerminator)
+            and not any(isinstance(v.type, MemRefType) for v in (*op.operands, *op.results)))
+
+
+class _LiveSet(LiveSet):
+    def __init__(self) -> None:
+        super().__init__()
+        self.pure: dict[Operation, bool] = {}  # asked once per op, not once per round
+
+    def propagate_op_liveness(self, op: Operation) -> None:
+        for region in op.regions:
+            self.propagate_region_liveness(region)
+        if self.is_live(op):
+            return
+        pure = self.pure.get(op)
+        if pure is None:
+            pure = self.pure[op] = has_result_only_effects(op)
+        if not pure or any(
+                self.is_live(use.operation) for r in op.results for use in r.uses):
+            self.set_live(op)
+
+
+def dead_code(region: Region, listener: PatternRewriterListener | None = None) -> bool:
+    """Erase the ops of `region` whose results nothing live uses and that have no other
+    effect (region DCE, as xDSL's `region_dce`). Returns whether anything was erased."""
+    live = _LiveSet()
+    while live.changed:
+        live.changed = False
+        live.propagate_region_liveness(region)
+    live.delete_dead(region, listener)
+    return live.changed
