@@ -61,5 +61,5 @@ def test_declarative_syntax_is_the_rule():
     each says why in its docstring."""
     hand = hand_written_parsers()
     assert len(hand) <= 25, sorted(hand)
-    missing = [name for name, doc in hand.items() if not doc]
-    assert not missing, f"hand-written parse without a docstring saying why: {missing}"
+    missing = [name for name, doc in hand.items() if not doc or "\n" in doc.strip()]
+    assert not missing, f"hand-written parse without a one-line docstring saying why: {missing}"

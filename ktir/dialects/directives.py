@@ -266,8 +266,12 @@ class SsaSubscripts(CustomDirective):
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
         state.print_whitespace(printer)
-        amap = cast(AffineMapAttr, self.map.get(op))
-        print_ssa_subscripts(printer, amap.data, self.operands.get(op))
+        amap = self.map.get(op)
+        if isinstance(amap, AffineMapAttr):  # else invalid: the verifier says so
+            print_ssa_subscripts(printer, amap.data, self.operands.get(op))
+
+    def set_empty(self, state: ParsingState) -> None:  # in an optional group left out
+        self.operands.set(state, ())
 
 
 # ---------------------------------------------------------------------------- keywords

@@ -49,6 +49,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from ktir.dialects.directives import SsaSubscripts
 from spyrecode.dialects.dataflow_types import (
     RoutingDirection,
     element_type,
@@ -61,7 +62,6 @@ from spyrecode.dialects.directives import (
     EntryArg,
     PresentTypes,
     RegionIfNoDict,
-    Subscripts,
 )
 from spyrecode.dialects.syntax import WithDebugName, set_size
 
@@ -116,7 +116,7 @@ def body_region(body: Block | None, arg_types: Sequence[Attribute]) -> Region:
 # syntax: pieces of the ops' assembly formats (directives.py holds the custom directives)
 # --------------------------------------------------------------------------------------------
 
-DIRECTIVES = (Subscripts, PresentTypes, EntryArg, RegionIfNoDict, Body, BodyUnless)
+DIRECTIVES = (SsaSubscripts, PresentTypes, EntryArg, RegionIfNoDict, Body, BodyUnless)
 
 
 def access(memref: str, operands: str, amap: str, label: str | None = None,
@@ -124,7 +124,7 @@ def access(memref: str, operands: str, amap: str, label: str | None = None,
     """`label:%m[subscripts]` (or `%m[subscripts]`): a memref operand, the subscript operands
     and the property holding their map; `optional`: the whole access may be left out."""
     head = f"`{label}` `` `:` `` " if label else ""
-    text = f"{head}${memref}{'^' if optional else ''} `` custom<Subscripts>(${operands}, ${amap})"
+    text = f"{head}${memref}{'^' if optional else ''} `` custom<SsaSubscripts>(${operands}, ${amap})"
     return f"({text})?" if optional else text
 
 

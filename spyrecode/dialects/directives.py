@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
-    AffineMapAttr,
     AffineSetAttr,
     ArrayAttr,
     IndexType,
@@ -44,8 +43,6 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, SingleBlockImplicitTerminator
 from xdsl.utils.mlir_lexer import MLIRToken, MLIRTokenKind
-
-from ktir.dialects.subscripts import parse_ssa_subscripts, print_ssa_subscripts
 
 # --------------------------------------------------------------------------------------------
 # helpers
@@ -127,30 +124,6 @@ def _inner_count(state: ParsingState, ty: TypeDirective) -> int:
 # --------------------------------------------------------------------------------------------
 # accesses
 # --------------------------------------------------------------------------------------------
-
-
-@irdl_custom_directive
-class Subscripts(CustomDirective):
-    """`[%i * 2 - 1, %c0]`: affine expressions of SSA values, kept as an affine map over the
-    operands (one dimension per distinct name, in first-use order). Used as
-    `$memref `` custom<Subscripts>($operands, $map)`."""
-
-    operands: VariadicOperandVariable
-    map_attr: AttributeVariable
-
-    def parse(self, parser: Parser, state: ParsingState) -> None:
-        amap, names = parse_ssa_subscripts(parser)
-        self.operands.set(state, names)
-        self.map_attr.set(state, AffineMapAttr(amap))
-
-    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
-        state.print_whitespace(printer)
-        amap = self.map_attr.get(op)
-        if isinstance(amap, AffineMapAttr):  # else invalid: the verifier says so
-            print_ssa_subscripts(printer, amap.data, self.operands.get(op))
-
-    def set_empty(self, state: ParsingState) -> None:
-        self.operands.set(state, ())
 
 
 @irdl_custom_directive

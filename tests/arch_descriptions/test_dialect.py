@@ -1,6 +1,5 @@
 """The ktdf_arch dialect from Python: building ops, the map attribute, endpoints, intrinsics."""
 
-import inspect
 
 import pytest
 from xdsl.dialects.builtin import (
@@ -25,7 +24,6 @@ from arch_descriptions.dialects.ktdf_arch import (
     DeviceOp,
     ExecUnitOp,
     GroupOp,
-    KtdfArch,
     MapAttr,
     MemoryOp,
     YieldOp,
@@ -139,17 +137,6 @@ def test_verify_intrinsics_on_foreign_ops():
 def test_generic_space_kind_and_unregistered_free_parse():
     module = parse_module("ktdf_arch.device @d {\n  %ram = memory {kind = #ptr.generic_space}\n}\n")
     assert "#ptr.generic_space" in str(module)
-
-
-@pytest.mark.parametrize("op", list(KtdfArch.operations), ids=lambda op: op.name)
-def test_format_or_a_stated_reason(op):
-    """Every op has a declarative format, or a hand-written parse whose docstring says in one
-    line why a format cannot express it."""
-    if op.get_irdl_definition().assembly_format is not None:
-        return
-    doc = inspect.getdoc(op.parse) or ""
-    assert doc.strip(), f"{op.name}: its parse needs a docstring saying why"
-    assert "\n" not in doc.strip(), f"{op.name}: the reason fits one line"
 
 
 def test_yield_and_patterns_formats():

@@ -17,20 +17,6 @@ def _ops() -> list[type[IRDLOperation]]:
     return [op for name in DIALECTS for op in get_all_dialects()[name]().operations]
 
 
-@pytest.mark.parametrize("op", _ops(), ids=lambda op: op.name)
-def test_op_has_a_format_or_says_why_not(op):
-    if op.get_irdl_definition().assembly_format is not None:
-        return
-    doc = op.parse.__doc__ or ""
-    assert doc.startswith("Hand-written: "), op.name
-    assert "\n" not in doc.strip(), op.name
-
-
-def test_few_ops_parse_by_hand():
-    hand = sorted(op.name for op in _ops() if op.get_irdl_definition().assembly_format is None)
-    assert hand == ["agen.set_transfer_mask_state", "vectorchain.constant_bitstream"]
-
-
 HEAD = """func.func @f(%m: memref<4x64xf16>, %u: index, %i: index, %v: vector<64xf16>,
               %x: vector<2xf16>, %p: f16) {
   %g = dataflow.get_unit {name = "C0-SFU", type = "SFU"} : index
