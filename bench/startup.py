@@ -4,6 +4,8 @@
 
 Part 1 runs each command `--repeat` times as a fresh process and prints the median and the
 fastest wall time (target, issue 10: `ktir --help` and `ktir-opt --help` <= 0.3 s median).
+`xdsl-opt --help` is the floor of `ktir-opt`: both import xDSL's opt driver, which imports the
+builtin dialect and the IR core; ktir-opt adds nothing else before it parses.
 Part 2 runs `python -X importtime` for each help command and prints the five slowest
 top-level imports, so a regression names its cause. Part 3 times a whole `ktir interpret` of
 the 96x64 add against its start-up (the same process with `--help`).
@@ -31,6 +33,7 @@ KERNEL = ROOT / "examples" / "kernels" / "add_96x64.mlir"
 COMMANDS = {
     "ktir --help": [BIN / "ktir", "--help"],
     "ktir-opt --help": [BIN / "ktir-opt", "--help"],
+    "xdsl-opt --help (floor)": [BIN / "xdsl-opt", "--help"],
     "ktir interpret --help": [BIN / "ktir", "interpret", "--help"],
     "ktir version": [BIN / "ktir", "version"],
     "ktir interpret add_96x64": [BIN / "ktir", "interpret", KERNEL],
