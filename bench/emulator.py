@@ -72,10 +72,12 @@ def main() -> int:
     from ktir.context import make_context, parse_module
     from ktir.interpreter import make_inputs, plan_arguments
     from ktir.interpreter.runner import select_kernel
-    from scheduler.pipeline import KtirToDfirPass
     from ktir_tools.run import launch_args
+    from ktir_tools.work import kernel_work
+    from scheduler.pipeline import KtirToDfirPass
 
-    specs = plan_arguments(select_kernel(parse_module(KERNEL, "add_2048.mlir")))
+    kernel = select_kernel(parse_module(KERNEL, "add_2048.mlir"))
+    specs = plan_arguments(kernel)
     inputs = make_inputs(specs, 0)
     t0 = time.perf_counter()
     module = parse_module(KERNEL, "add_2048.mlir")
@@ -86,17 +88,18 @@ def main() -> int:
     args, init = launch_args(specs, inputs, gm)
     out = next(s for s in specs if s.name == "C")
     expected = (inputs["A"] + inputs["B"]).astype(np.float16)
+    work = kernel_work(kernel, specs, ["C"], (TILES,), device)
 
     print(f"2048x2048 fp16 add on @{device.name}, {TILES} tiles; compile {compile_s:.2f} s")
     print(f"{'races':>6} {'wall s':>7} {'cpu s':>7} {'events':>9} {'events/s':>10} "
-          f"{'cycles':>8} {'roofline':>8} match")
+          f"{'cycles':>8} {'bound':>8} {'binding':>14} {'eff':>5} match")
     ok = True
     for races in ([False] if opts.no_races else [True, False]):
         best = None
         for _ in range(opts.repeat):
             w0, c0 = time.perf_counter(), time.process_time()
             r = emulate(module, device, entry="add", args=args, memory_init=init,
-                        check_races=races)
+                        check_races=races, work=work)
             wall, cpu = time.perf_counter() - w0, time.process_time() - c0
             if best is None or wall < best[0]:
                 best = (wall, cpu, r)
@@ -105,7 +108,8 @@ def main() -> int:
         match = bool(np.array_equal(r.read(gm, out.start, out.shape, np.float16), expected))
         ok &= match
         print(f"{'on' if races else 'off':>6} {wall:7.2f} {cpu:7.2f} {r.events:9d} "
-              f"{r.events / wall:10.0f} {r.cycles:8d} {r.roofline_cycles:8d} {match}")
+              f"{r.events / wall:10.0f} {r.cycles:8d} {r.roofline_cycles:8d} "
+              f"{r.binding_resource:>14} {r.efficiency:5.2f} {match}")
     print(f"deadlock report (two units waiting on each other): {_deadlock_seconds():.3f} s")
     return 0 if ok else 1
 
