@@ -6,10 +6,10 @@ op costs its class interval and its result is ready after the class latency; a s
 sender for bytes/bandwidth and reaches the receiver after the link latency; a full FIFO holds
 the sender until the slot it needs was freed by a receive; a vector access or DMA reserves
 every link instance on its route first-come first-served, and the time its bytes need of each
-memory with its own bandwidth on the way (machine.Port, shared by every unit); a unit keeps at
-most `max_outstanding` transfers in flight, so the next one waits for the earliest to
-complete (the slots are taken in turn); an asynchronous DMA returns at once and completes in issue order; `sync_send`
-arrives after the device's signal latency. That
+memory with its own bandwidth on the way (machine.Port, shared by every unit); a unit has
+`max_outstanding` transfer slots, taken in turn, so a transfer waits for the one that many
+before it to complete; an asynchronous DMA returns at once and completes in issue order;
+`sync_send` arrives after the device's signal latency. That
 work is written once, as the templates of codegen_inline.py, which the generated programs
 contain (codegen_access.py compiles them per plan for views known only at run time); they
 keep the clock and counters in locals and write them back here. The helpers below are the
@@ -39,7 +39,7 @@ from emulator.races import close
 if TYPE_CHECKING:
     from emulator.engine import Engine
 
-MAX_SLOTS = 4096  # transfers in flight per unit the emulator tracks; beyond, no limit
+MAX_SLOTS = 4096  # slots per unit at most: a unit allowed more in flight gets this many
 
 # (links, latency, lowest bytes per cycle, ports of the memories with their own bandwidth) of
 # a memory route

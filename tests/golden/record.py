@@ -64,9 +64,8 @@ def observe(text: str, device: str, tmp: Path) -> dict:
     from xdsl.printer import Printer
 
     from ktir.context import load_module
-
-    from scheduler.driver import compile_module
     from ktir_tools.run import run_and_check
+    from scheduler.driver import compile_module
 
     path = tmp / "kernel.mlir"
     path.write_text(text)
