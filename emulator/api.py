@@ -23,13 +23,13 @@ import numpy as np
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp
 from xdsl.dialects.func import FuncOp
 
-from arch_descriptions.model import Device
+from arch_descriptions.model import Device, Work
 from emulator.engine import Engine, cycles, failing_op
 from emulator.errors import EmulationError, LeftoverError, RuntimeFault, WiringError
 from emulator.machine import Handle, Machine
 from emulator.programs import Compiler, functions, is_body
 from emulator.races import RaceChecker
-from emulator.results import EmulationResult, UnitStats, roofline
+from emulator.results import EmulationResult, UnitStats
 from emulator.runtime import Process
 from emulator.sources import dump_dir
 from emulator.trace import chrome_trace
@@ -92,8 +92,10 @@ class Run:
     """The state of one `emulate` call."""
 
     def __init__(self, module: ModuleOp, device: Device, entry: str, cycle_limit: int,
-                 trace: bool, strict: bool, check_races: bool, dump: Path | None = None):
+                 trace: bool, strict: bool, check_races: bool, dump: Path | None = None,
+                 work: Work | None = None):
         self.device = device
+        self.work = work
         self.compiler: Compiler | None = None
         self.module = module
         self.entry = entry
@@ -198,8 +200,6 @@ class Run:
     def result(self, wall: float) -> EmulationResult:
         m = self.machine
         units: dict[str, UnitStats] = {}
-        sites = self.compiler.cg.sites if self.compiler else []
-        elem_ops: dict[str, int] = {}
         events = 0
         for p in self.procs:
             st = units.setdefault(p.name, UnitStats(p.name, p.unit.kind, start=p.start))
@@ -209,9 +209,6 @@ class Run:
             st.events += p.nev
             st.end = max(st.end, p.end)
             events += p.nev
-            for i, n in enumerate(p.sites):
-                if n:
-                    elem_ops[sites[i][2]] = elem_ops.get(sites[i][2], 0) + n * sites[i][1]
         per_kind: dict[str, int] = {}
         per_link: dict[str, int] = {}
         for lk in m.links.values():
@@ -226,7 +223,9 @@ class Run:
         return EmulationResult(
             machine=m, cycles=cycles(self.t), clock_ghz=self.device.clock_ghz, units=units,
             bytes_per_datapath=per_kind, bytes_per_link=per_link,
-            roofline=roofline(m, elem_ops), events=events, warnings=warnings,
+            memory_ports={p.name: (p.nbytes, p.busy) for p in m.ports if p.nbytes},
+            roofline=self.device.roofline(self.work) if self.work is not None else None,
+            events=events, warnings=warnings,
             trace_events=chrome_trace(self.procs, self.device) if self.trace else None,
             launches=self.launches, wall_seconds=wall)
 
@@ -234,16 +233,21 @@ class Run:
 def emulate(dfir_module: ModuleOp, device: Device, *, entry: str, args: Sequence[int | float],
             memory_init: MemoryInit | None = None, cycle_limit: int = 10**9,
             trace: bool = False, strict: bool = False, check_races: bool = True,
-            dump_programs: str | os.PathLike | None = None) -> EmulationResult:
+            dump_programs: str | os.PathLike | None = None,
+            work: Work | None = None) -> EmulationResult:
     """Run `entry` of a DataflowIR module on `device` with `args` (element addresses and
     scalars, by position). Raises an `EmulationError` subclass on any fault.
+
+    `work`: what the kernel must do (compulsory bytes, element operations, cores), which only
+    the caller knows; the result then carries its bound (`roofline`, `efficiency`). The
+    DataflowIR alone cannot tell it: the bytes a schedule moves are not the kernel's.
 
     `dump_programs` (default: $KTIR_DUMP_PROGRAMS) names a directory to write the Python
     generated for each function and program into, one file each, as it is compiled; the
     generated code then runs from those files, so tracebacks and pdb point into them."""
     t0 = time.perf_counter()
     run = Run(dfir_module, device, entry, cycle_limit, trace, strict, check_races,
-              dump_dir(dump_programs))
+              dump_dir(dump_programs), work)
     run.start(memory_init)
     with np.errstate(all="ignore"), _no_cyclic_gc():
         run.call(entry, list(args), {})

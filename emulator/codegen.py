@@ -112,7 +112,7 @@ def width(t: Attribute) -> int:
 # are written back to the process before it parks (only `t`, which the engine reads), around
 # calls of process helpers and generated functions, when it ends, and when it fails.
 STATE = ("t", "busy", "nev", "pend", "dmadone", "epoch", "st_data", "st_send", "st_link",
-         "st_recv", "st_signal", "st_dma")
+         "st_recv", "st_signal", "st_dma", "slot")
 STATE_IN = f"{', '.join('p_' + f for f in STATE)}, = {', '.join('P.' + f for f in STATE)},"
 STATE_OUT = f"{', '.join('P.' + f for f in STATE)}, = {', '.join('p_' + f for f in STATE)},"
 
@@ -120,7 +120,7 @@ STATE_OUT = f"{', '.join('P.' + f for f in STATE)}, = {', '.join('p_' + f for f 
 # locals once per generated function that uses them.
 PROCESS_LOCALS = {"SITES": "P.sites", "SL": "P.sl", "RC": "P.rc", "VID": "P.vid", "RLOG": "P.rlog",
                   "KNOWN": "P.known", "OPEN": "P.open", "WAKE": "P.wake", "TR": "P.trace",
-                  "LIMIT": "P.limit"}
+                  "LIMIT": "P.limit", "SLOTS": "P.slots", "NSLOTS": "len(P.slots)"}
 
 # The scalar rules shared with the interpreter (ktir/semantics.py), and what else the generated
 # code of every module uses.

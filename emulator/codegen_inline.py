@@ -79,6 +79,36 @@ else:
 """
 
 
+def _slot(g: Gen, s: str, blocks: bool) -> tuple[str, str]:
+    """(source before, source after the transfer of `{s}`): a unit has `max_outstanding`
+    transfer slots (`SLOTS`, each holding the completion cycle of the last transfer in it),
+    taken in turn, so a transfer starts no earlier than the one that many before it completed
+    (`blocks`: the unit waits with it, for a transfer that does not hold the unit otherwise);
+    after it, its completion `{done}` (a format field) fills the slot."""
+    g.use("SLOTS", "NSLOTS")
+    o = g.tmp("_o")
+    move = f"p_t = {s} = {o}" if blocks else f"{s} = {o}"
+    before = f"""
+{o} = SLOTS[p_slot]
+if {o} > {s}: p_st_dma += {o} - {s}; {move}"""
+    after = """
+SLOTS[p_slot] = {done}; p_slot += 1
+if p_slot == NSLOTS: p_slot = 0"""
+    return before, after
+
+
+def _through(g: Gen, links: str, s: str, ser: str, nb: int | str) -> tuple[str, str]:
+    """(source, name): the cycle a transfer of `nb` bytes started at `{s}` is through every
+    resource on its route: its links after `ser`, each memory port on it (`{links}_p`) when
+    it has had the time the bytes need of it (machine.Port)."""
+    e, pt, f = g.tmp("_e"), g.tmp("_pt"), g.tmp("_f")
+    return f"""
+{e} = {s} + {ser}
+for {pt} in {links}_p:
+    {f} = {pt}.take({s}, {nb})
+    if {f} > {e}: {e} = {f}""", e
+
+
 def _wake(g: Gen, obj: str, field: str) -> str:
     """Wake the process parked on `obj`.`field`, if any."""
     g.use("WAKE")
@@ -359,9 +389,9 @@ def _lanes(g: Gen, m: str, a: str, plan: Plan, pconst: str) -> tuple[str, str]:
 def _route(g: Gen, mems: list[str], route: str, nb: int | str) -> tuple[str, str, str, str]:
     """(links, latency, serialisation time of `nb` bytes, source): the route `route`,
     looked up again when one of the memories `mems` changes (and the time computed each
-    time when `nb` is known only at run time)."""
+    time when `nb` is known only at run time). `{links}_p` names the ports on the route."""
     lks, lat, bpc, ser = (g.tmp(n) for n in ("_lks", "_lat", "_bpc", "_ser"))
-    look = _when_changed(g, mems, [f"{lks}, {lat}, {bpc} = {route}",
+    look = _when_changed(g, mems, [f"{lks}, {lat}, {bpc}, {lks}_p = {route}",
                                    *([f"{ser} = {nb} / {bpc}"] if _LITERAL.match(str(nb)) else []),
                                    f"{lks}_n = len({lks})", f"{lks}_0 = {lks}[0]",
                                    f"{lks}_1 = {lks}[-1]"])
@@ -373,7 +403,8 @@ def _route(g: Gen, mems: list[str], route: str, nb: int | str) -> tuple[str, str
 def vload(g: Gen, op: Operation, view: tuple[str, str], addr: str, plan: Plan, pconst: str,
           r: str, ready: str) -> None:
     """Read the lanes now; the unit holds the route for bytes / bandwidth from when it is
-    free, and the value is ready after the route's latency."""
+    free (and a slot of its transfers in flight is), and the value is ready after the
+    route's latency once the memory has served the bytes."""
     g.event()
     m, a, lo, hi, span = _span(g, view, addr, plan)
     lanes, typed = _lanes(g, m, a, plan, pconst)
@@ -383,6 +414,8 @@ def vload(g: Gen, op: Operation, view: tuple[str, str], addr: str, plan: Plan, p
     races = _race_check(g, m, lo, hi, False, False)
     lks, lat, ser, look = _route(g, [m], f"P._route({m}, True)", plan.nbytes)
     s = g.tmp("_s")
+    before, after = _slot(g, s, False)
+    through, e = _through(g, lks, s, ser, plan.nbytes)
     lines(g, op, f"""
 {span}
 {typed}
@@ -391,16 +424,20 @@ def vload(g: Gen, op: Operation, view: tuple[str, str], addr: str, plan: Plan, p
 {dec}
 {look}
 {s} = p_t
+{before}
 {_reserve(g, lks, s, ser, plan.nbytes, 1)}
+{through}
 p_t = {s} + {ser}; p_busy += {ser}
 {_trace(g, f"TR.append(('vector_load', {s}, {ser}, {m}.name))")}
-{ready} = {s} + {lat} + {ser}""")
+{ready} = {e} + {lat}
+{after.format(done=ready)}""")
 
 
 def vstore(g: Gen, op: Operation, view: tuple[str, str], addr: str, plan: Plan, pconst: str,
            v: str, ready: str) -> None:
     """Write the lanes now; the unit holds the route for bytes / bandwidth from when the
-    value is ready and the route is free; the store completes after the route's latency."""
+    value is ready and the route (and a slot of its transfers in flight) is free; the store
+    completes after the route's latency once the memory has taken the bytes."""
     g.event()
     m, a, lo, hi, span = _span(g, view, addr, plan)
     dst, typed = _lanes(g, m, a, plan, pconst)
@@ -410,6 +447,8 @@ def vstore(g: Gen, op: Operation, view: tuple[str, str], addr: str, plan: Plan, 
     races = _race_check(g, m, lo, hi, True, False)
     lks, lat, ser, look = _route(g, [m], f"P._route({m}, False)", plan.nbytes)
     s, done = g.tmp("_s"), g.tmp("_d")
+    before, after = _slot(g, s, False)
+    through, e = _through(g, lks, s, ser, plan.nbytes)
     lines(g, op, f"""
 {span}
 if len({v}) != {plan.n}: P._lanes(len({v}), {pconst})
@@ -419,10 +458,13 @@ if len({v}) != {plan.n}: P._lanes(len({v}), {pconst})
 {look}
 {s} = p_t
 if {ready} > {s}: p_st_data += {ready} - {s}; {s} = {ready}
+{before}
 {_reserve(g, lks, s, ser, plan.nbytes, 1)}
+{through}
 p_t = {s} + {ser}; p_busy += {ser}
-{done} = {s} + {lat} + {ser}
+{done} = {e} + {lat}
 if {done} > p_pend: p_pend = {done}
+{after.format(done=done)}
 {_trace(g, f"TR.append(('vector_store', {s}, {ser}, {m}.name))")}""")
 
 
@@ -484,9 +526,10 @@ def dma(g: Gen, op: Operation | None, sparts: tuple[str, str], scomps: list[str]
         sconst: str, steps: str | None = None, nsteps: int | None = None) -> None:
     """An asynchronous composite_load_and_store: the data is copied now, at each step's
     (load offset, store offset) from the source `steps` (None: one step at offset zero,
-    `nsteps`: their number when known here); the transfer holds the route (memory -> unit ->
-    memory) for all its bytes / lowest bandwidth and completes after its latency, in issue
-    order."""
+    `nsteps`: their number when known here); it waits (and the unit with it) while
+    `max_outstanding` transfers of the unit are in flight, holds the route (memory -> unit
+    -> memory) for all its bytes / lowest bandwidth, takes their time of each memory port on
+    the way, and completes after its latency, in issue order."""
     g.event()
     sparts = (_bound(g, op, sparts[0], "_sm"), sparts[1])
     dparts = (_bound(g, op, dparts[0], "_dm"), dparts[1])
@@ -510,13 +553,18 @@ def dma(g: Gen, op: Operation | None, sparts: tuple[str, str], scomps: list[str]
     lks, lat, ser, look = _route(g, [sm, dm], f"P._dma_route({sm}, {dm})", nb)
     g.use("LIMIT")
     s, d = g.tmp("_s"), g.tmp("_d")
+    before, after = _slot(g, s, True)
+    through, e = _through(g, lks, s, ser, nb)
     lines(g, op, f"""
 {look}
 {s} = p_t
+{before}
 {_reserve(g, lks, s, ser, nb, 2)}
-{d} = {s} + {lat} + {ser}
+{through}
+{d} = {e} + {lat}
 if {d} < p_dmadone: {d} = p_dmadone
 p_dmadone = {d}
+{after.format(done=d)}
 if {d} > p_pend: p_pend = {d}
 p_busy += {ser}
 {_trace(g, f"TR.append(('dma', {s}, {d} - {s}, {sm}.name + '->' + {dm}.name))")}

@@ -61,6 +61,8 @@ class Engine:
             self.wake(p)
         times, runnable = self.times, self.runnable
         pop = heapq.heappop
+        for port in self.machine.ports:  # the clocks of the runnable processes (Port.prune)
+            port.clocks = times
         while times:
             t = times[0]
             queue = runnable[t]

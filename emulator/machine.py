@@ -7,13 +7,16 @@ per corelet, the global memory by its kind. `dataflow.get_unit` names are matche
 case-insensitively; a corelet-level kind named without `-CL<k>` is corelet 0. Memories are byte
 stores of the description's `size`, allocated lazily (only the touched prefix exists). FIFOs
 exist per ordered unit pair joined by a datapath instance and take its queue depth/size,
-latency and bandwidth; signals exist per ordered pair.
+latency and bandwidth; signals exist per ordered pair. A memory with its own bandwidth
+(`ktdf_arch.bytes_per_cycle` on the memory) has a `Port` that every transfer to or from the
+instance shares (shared/spec/arch.md §8).
 """
 
 from __future__ import annotations
 
 import itertools
 import re
+from bisect import bisect_right
 from collections import deque
 from typing import TYPE_CHECKING
 
@@ -27,15 +30,119 @@ if TYPE_CHECKING:
 
 _CORE = re.compile(r"^c(\d+)-(.+?)(?:-cl(\d+))?$", re.IGNORECASE)
 _GROW = 1 << 16
+_PRUNE_AT = 256  # busy intervals a Port keeps before it forgets those in the past
+
+
+class Port:
+    """The bandwidth of one memory instance, shared by every transfer that reads or writes it.
+
+    A calendar of the cycles the memory is busy (disjoint intervals, sorted): a transfer of n
+    bytes from cycle s takes n / bytes_per_cycle cycles of it, the earliest free ones from s
+    on, split over gaps if need be, and finishes when it has them all. So concurrent streams
+    share the bandwidth (32 cores streaming get 1/32 each over time) and the total never
+    exceeds it, whatever order the engine runs the processes in: a transfer issued later in
+    the run but earlier in simulated time fills the gaps the others left. Intervals that end
+    before every clock a transfer can still start at no longer matter and are dropped when the
+    calendar grows (`prune`): that is the earliest clock of the runnable processes (`clocks`,
+    the engine's heap; a parked process resumes no earlier than the one that wakes it) and of
+    the transfer being placed (its process's clock only grows)."""
+
+    __slots__ = ("bpc", "clocks", "ends", "name", "nbytes", "starts")
+
+    def __init__(self, name: str, bytes_per_cycle: int):
+        self.name = name
+        self.bpc = float(bytes_per_cycle)
+        self.starts: list[float] = []
+        self.ends: list[float] = []
+        self.nbytes = 0
+        self.clocks: list[float] | None = None  # the engine's heap of runnable clocks
+
+    @property
+    def busy(self) -> float:
+        """Cycles taken, in total."""
+        return self.nbytes / self.bpc
+
+    def take(self, s: float, nbytes: int | float) -> float:
+        """Take the time `nbytes` need from cycle `s` on; the cycle they are all through."""
+        self.nbytes += nbytes
+        d = nbytes / self.bpc
+        ends = self.ends
+        if ends:
+            last = ends[-1]
+            if s >= last - 1e-9:  # after everything taken so far: the common case
+                if s <= last + 1e-9:
+                    ends[-1] = last = last + d
+                    return last
+                if len(ends) > _PRUNE_AT:
+                    self._forget(s)
+                self.starts.append(s)
+                ends.append(s + d)
+                return s + d
+        else:
+            self.starts.append(s)
+            ends.append(s + d)
+            return s + d
+        if len(ends) > _PRUNE_AT:
+            self._forget(s)
+        starts = self.starts
+        i = bisect_right(ends, s)  # the first interval that ends after s
+        t = s
+        while True:
+            if i < len(starts) and starts[i] <= t:  # inside a busy interval: skip it
+                t = ends[i]
+                i += 1
+                continue
+            if i == len(starts):  # after the last interval
+                if i and ends[i - 1] == t:
+                    ends[i - 1] = t + d
+                else:
+                    starts.append(t)
+                    ends.append(t + d)
+                return t + d
+            gap = starts[i] - t
+            if d < gap:  # fits before interval i
+                if i and ends[i - 1] == t:
+                    ends[i - 1] = t + d
+                else:
+                    starts.insert(i, t)
+                    ends.insert(i, t + d)
+                return t + d
+            through = starts[i]  # fill the gap: it joins interval i (and i - 1, if adjacent)
+            if i and ends[i - 1] == t:
+                ends[i - 1] = ends[i]
+                del starts[i], ends[i]
+                i -= 1
+            else:
+                starts[i] = t
+            d -= gap
+            if d <= 1e-9:
+                return through
+            t = ends[i]
+            i += 1
+
+    def _forget(self, s: float) -> None:
+        clocks = self.clocks
+        if clocks is not None:
+            self.prune(min(s, clocks[0]) if clocks else s)
+
+    def prune(self, t: float) -> None:
+        """Forget the intervals that end by cycle `t` (no transfer starts before it)."""
+        k = bisect_right(self.ends, t)
+        if k:
+            del self.starts[:k], self.ends[:k]
 
 
 class Mem:
-    """One memory instance: `size` bytes, the touched prefix held in a numpy byte buffer."""
+    """One memory instance: `size` bytes, the touched prefix held in a numpy byte buffer, and
+    its `port` when the memory has its own bandwidth."""
 
-    __slots__ = ("buf", "depth", "kind", "latency", "limit", "mv", "name", "size", "views")
+    __slots__ = ("buf", "depth", "kind", "latency", "limit", "mv", "name", "port", "size",
+                 "views")
 
-    def __init__(self, name: str, kind: str, size: int | None, latency: int, depth: int):
+    def __init__(self, name: str, kind: str, size: int | None, latency: int, depth: int,
+                 port: Port | None = None):
         self.name, self.kind, self.size, self.latency, self.depth = name, kind, size, latency, depth
+        self.port = port
         self.buf = np.zeros(0, dtype=np.uint8)
         self.views: dict[np.dtype, np.ndarray] = {}
         self.limit = 0  # bytes [0, limit) are allocated and inside the memory
@@ -98,10 +205,10 @@ class Handle:
 class LinkInst:
     """One datapath instance; transfers reserve it first-come first-served (E13)."""
 
-    __slots__ = ("bpc", "busy", "dp", "dst", "lat", "name", "nbytes")
+    __slots__ = ("bpc", "busy", "dp", "dst", "lat", "name", "nbytes", "src")
 
     def __init__(self, src: str, dst: str, dp: Datapath):
-        self.dp, self.dst, self.name = dp, dst, f"{src}->{dst}"
+        self.dp, self.src, self.dst, self.name = dp, src, dst, f"{src}->{dst}"
         self.bpc, self.lat = float(dp.bytes_per_cycle), float(dp.latency)
         self.busy = 0.0
         self.nbytes = 0
@@ -164,6 +271,7 @@ class Machine:
             for lk in device.links(n)}
         self.channels: dict[tuple[Handle, Handle], Channel] = {}
         self.signals: dict[tuple[Handle, Handle], Signal] = {}
+        self.ports: list[Port] = []  # of the memory instances with their own bandwidth
         self._routes: dict[tuple[str, str, bool], list[LinkInst]] = {}
         self.warnings: list[str] = []
 
@@ -229,7 +337,12 @@ class Machine:
         mem = None
         if kind in dev.memories:
             mm = dev.memories[kind]
-            mem = self.mems[canon.lower()] = Mem(canon, kind, mm.size, mm.latency, mm.depth)
+            port = None
+            if mm.bytes_per_cycle is not None:
+                port = Port(canon, mm.bytes_per_cycle)
+                self.ports.append(port)
+            mem = self.mems[canon.lower()] = Mem(canon, kind, mm.size, mm.latency, mm.depth,
+                                                 port)
         h = Handle(canon, kind, core, corelet if kind in dev.units or mem else None, mem,
                    dev.units.get(kind), len(self.handles))
         self.handles[canon.lower()] = h
@@ -312,28 +425,58 @@ class Machine:
 
     def route(self, mem: Handle, unit: Handle, to_unit: bool) -> list[LinkInst]:
         """Link instances from a memory to a unit (to_unit) or back, along the routing
-        graph's shortest path; intermediate resources are the unit's own core/corelet."""
+        graph's shortest path; intermediate resources are the unit's own core/corelet. A
+        memory of another core that this path does not reach (a neighbour's scratchpad) is
+        reached over the shortest chain of link instances through other instances of the
+        unit's own kind (the ring's stops): every transfer routed over a link instance
+        shares it."""
         key = (mem.name, unit.name, to_unit)
         r = self._routes.get(key)
         if r is not None:
             return r
+        a, b = (mem, unit) if to_unit else (unit, mem)
         kinds = (self.device.route(mem.kind, unit.kind) if to_unit
                  else self.device.route(unit.kind, mem.kind))
         if not kinds:
-            a, b = (mem, unit) if to_unit else (unit, mem)
             raise WiringError(f"no route from {a.name} to {b.name} on device "
                               f"@{self.device.name}")
-        names = [mem.name if to_unit else unit.name]
+        names = [a.name]
         for k in kinds[1:-1]:
             names.append(self.instance_name(k, unit.core, unit.corelet)
                          if self.device.memories.get(k) or self.device.units.get(k) else k)
-        names.append(unit.name if to_unit else mem.name)
-        r = []
-        for a, b in itertools.pairwise(names):
-            lk = self.link(a, b)
-            if lk is None:
-                raise WiringError(f"no datapath from {a} to {b} on device @{self.device.name}"
-                                  f" ({mem.name} is not reachable from {unit.name})")
-            r.append(lk)
+        names.append(b.name)
+        r = [self.link(x, y) for x, y in itertools.pairwise(names)]
+        if None in r:
+            r = self._instance_route(a.name, b.name, unit.kind)
+        if r is None:
+            x, y = next(p for p, lk in zip(itertools.pairwise(names), r, strict=True)
+                        if lk is None)  # the first missing link of the kind-level path
+            raise WiringError(f"no datapath from {x} to {y} on device @{self.device.name}"
+                              f" ({mem.name} is not reachable from {unit.name})")
         self._routes[key] = r
         return r
+
+    def _instance_route(self, src: str, dst: str, via: str) -> list[LinkInst] | None:
+        """The shortest chain of link instances from one instance to another whose stops
+        are instances of the kind `via` or switch ports (BFS)."""
+        succ: dict[str, list[LinkInst]] = {}
+        for (a, b), lk in self.links.items():
+            m = _CORE.match(b)
+            stop = (m.group(2) if m else b).lower()
+            if b == dst.lower() or stop == via.lower() or stop not in self.kinds:
+                succ.setdefault(a, []).append(lk)
+        prev: dict[str, LinkInst | None] = {src.lower(): None}
+        todo = deque([src.lower()])
+        while todo:
+            cur = todo.popleft()
+            if cur == dst.lower():
+                out: list[LinkInst] = []
+                while (lk := prev[cur]) is not None:
+                    out.append(lk)
+                    cur = lk.src.lower()
+                return out[::-1]
+            for lk in succ.get(cur, ()):
+                if lk.dst.lower() not in prev:
+                    prev[lk.dst.lower()] = lk
+                    todo.append(lk.dst.lower())
+        return None

@@ -1,17 +1,18 @@
 """What a run reports (shared/spec/dataflow-ir.md §7 E13; issue 6 item 4): cycles and
-seconds, per-unit busy and stalled time by cause, bytes per datapath, the roofline bound, the
+seconds, per-unit busy and stalled time by cause, bytes per datapath and per shared memory,
+the bound (when the caller gave the kernel's work: arch_descriptions.model.roofline), the
 trace, warnings, and access to the memories for reading outputs back.
 """
 
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from arch_descriptions.model import Roofline
 from emulator.machine import Machine
 
 
@@ -35,23 +36,6 @@ class UnitStats:
 
 
 @dataclass
-class Roofline:
-    """Lower bound on cycles: device-memory bytes / bandwidth vs vector element-ops /
-    (lanes per cycle x compute units)."""
-
-    memory_cycles: float
-    compute_cycles: float
-
-    @property
-    def cycles(self) -> int:
-        return math.ceil(max(self.memory_cycles, self.compute_cycles))
-
-    @property
-    def bound(self) -> str:
-        return "memory" if self.memory_cycles >= self.compute_cycles else "compute"
-
-
-@dataclass
 class EmulationResult:
     machine: Machine = field(repr=False)
     cycles: int = 0
@@ -59,7 +43,9 @@ class EmulationResult:
     units: dict[str, UnitStats] = field(default_factory=dict)
     bytes_per_datapath: dict[str, int] = field(default_factory=dict)
     bytes_per_link: dict[str, int] = field(default_factory=dict)
-    roofline: Roofline = field(default_factory=lambda: Roofline(0.0, 0.0))
+    # per memory instance with its own bandwidth: (bytes through its port, cycles busy)
+    memory_ports: dict[str, tuple[int, float]] = field(default_factory=dict)
+    roofline: Roofline | None = None  # the bound of the kernel's work (None: not given)
     events: int = 0
     warnings: list[str] = field(default_factory=list)
     trace_events: list[dict] | None = None
@@ -71,13 +57,20 @@ class EmulationResult:
         return self.cycles / (self.clock_ghz * 1e9)
 
     @property
-    def roofline_cycles(self) -> int:
-        return self.roofline.cycles
+    def roofline_cycles(self) -> int | None:
+        return self.roofline.cycles if self.roofline is not None else None
 
     @property
-    def efficiency(self) -> float:
-        """Roofline cycles / emulated cycles (1.0 = at the bound)."""
-        return self.roofline_cycles / self.cycles if self.cycles else 1.0
+    def efficiency(self) -> float | None:
+        """Bound / emulated cycles (1.0 = at the bound; above 1 would mean the bound is not
+        one, a bug)."""
+        if self.roofline is None:
+            return None
+        return self.roofline.cycles / self.cycles if self.cycles else 1.0
+
+    @property
+    def binding_resource(self) -> str | None:
+        return self.roofline.binding_resource if self.roofline is not None else None
 
     def read(self, kind_or_instance: str, element_address: int, shape: tuple[int, ...] | int,
              dtype: np.dtype | type | str) -> np.ndarray:
@@ -100,30 +93,7 @@ class EmulationResult:
     def summary(self) -> dict[str, object]:
         return {"cycles": self.cycles, "seconds": self.seconds,
                 "roofline_cycles": self.roofline_cycles, "efficiency": self.efficiency,
-                "bound": self.roofline.bound, "events": self.events,
-                "bytes_per_datapath": dict(self.bytes_per_datapath)}
-
-
-def roofline(machine: Machine, elem_ops: dict[str, int]) -> Roofline:
-    """Bytes on each datapath kind touching the global memory / (its bandwidth x its
-    instances), the worst kind; element-ops per type / (lanes per cycle x compute units)."""
-    dev = machine.device
-    g = dev.global_memory_kind
-    per_kind: dict[tuple[str, str], list] = {}
-    for lk in machine.links.values():
-        dp = lk.dp
-        if g in (dp.src, dp.dst):
-            acc = per_kind.setdefault((dp.src, dp.dst), [0, 0.0])
-            acc[0] += lk.nbytes
-            acc[1] += lk.bpc
-    mem = max((b / bw for b, bw in per_kind.values() if bw), default=0.0)
-    comp = 0.0
-    for t, n in elem_ops.items():
-        rate = 0.0
-        for u in dev.units.values():
-            if u.is_compute:
-                count = machine.cores * u.per_core if u.per_core else max(u.shared, 1)
-                rate += u.elements_per_cycle(t) * count
-        if rate:
-            comp += n / rate
-    return Roofline(mem, comp)
+                "bound": self.roofline.bound if self.roofline is not None else None,
+                "binding_resource": self.binding_resource, "events": self.events,
+                "bytes_per_datapath": dict(self.bytes_per_datapath),
+                "bytes_per_memory": {k: n for k, (n, _) in self.memory_ports.items()}}

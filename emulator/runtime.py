@@ -5,8 +5,11 @@ Each process keeps its own clock `t` (cycles, float), advanced by the timing mod
 op costs its class interval and its result is ready after the class latency; a send holds the
 sender for bytes/bandwidth and reaches the receiver after the link latency; a full FIFO holds
 the sender until the slot it needs was freed by a receive; a vector access or DMA reserves
-every link instance on its route first-come first-served; an asynchronous DMA returns at once
-and completes in issue order; `sync_send` arrives after the device's signal latency. That
+every link instance on its route first-come first-served, and the time its bytes need of each
+memory with its own bandwidth on the way (machine.Port, shared by every unit); a unit has
+`max_outstanding` transfer slots, taken in turn, so a transfer waits for the one that many
+before it to complete; an asynchronous DMA returns at once and completes in issue order;
+`sync_send` arrives after the device's signal latency. That
 work is written once, as the templates of codegen_inline.py, which the generated programs
 contain (codegen_access.py compiles them per plan for views known only at run time); they
 keep the clock and counters in locals and write them back here. The helpers below are the
@@ -30,14 +33,17 @@ from emulator.errors import (
     RuntimeFault,
     UnboundSymbolError,
 )
-from emulator.machine import Channel, Handle, LinkInst, Machine, Mem, Signal
+from emulator.machine import Channel, Handle, LinkInst, Machine, Mem, Port, Signal
 from emulator.races import close
 
 if TYPE_CHECKING:
     from emulator.engine import Engine
 
-# (links, latency, lowest bytes per cycle) of a memory route
-Route = tuple[list[LinkInst], float, float]
+MAX_SLOTS = 4096  # slots per unit at most: a unit allowed more in flight gets this many
+
+# (links, latency, lowest bytes per cycle, ports of the memories with their own bandwidth) of
+# a memory route
+Route = tuple[list[LinkInst], float, float, tuple[Port, ...]]
 
 
 class Process:
@@ -45,7 +51,7 @@ class Process:
 
     __slots__ = ("busy", "dmadone", "done", "end", "epoch", "gen", "iters", "known",
                  "limit", "m", "name", "nev", "open", "pend", "program", "rc", "resume", "rin",
-                 "rlog", "rout", "routes", "rx_", "si_", "sites", "sl", "so_", "st_data",
+                 "rlog", "rout", "routes", "rx_", "si_", "sites", "sl", "slot", "slots", "so_", "st_data",
                  "st_dma", "st_link", "st_recv", "st_send", "st_signal", "start", "t", "trace",
                  "tx_", "unit", "vid", "waiting", "wake")
 
@@ -59,6 +65,11 @@ class Process:
         self.start = start
         self.pend = start          # completion of outstanding async DMAs and stores
         self.dmadone = start       # completion of the last async DMA (in-order completion)
+        # the unit's `max_outstanding` transfer slots, taken in turn: the completion cycle of
+        # the last transfer in each, and the next slot (at most MAX_SLOTS are modelled)
+        mo = unit.unit.max_outstanding if unit.unit is not None else 1  # type: ignore
+        self.slots = [start] * min(mo, MAX_SLOTS)
+        self.slot = 0
         self.busy = 0.0
         self.st_recv = self.st_send = self.st_signal = self.st_dma = 0.0
         self.st_data = self.st_link = 0.0
@@ -151,7 +162,8 @@ class Process:
             mh = self.m.handles[mem.name.lower()]
             links = self.m.route(mh, self.unit, to_unit)
             r = table[mem] = (links, sum(lk.lat for lk in links) + mem.latency,
-                              min(lk.bpc for lk in links))
+                              min(lk.bpc for lk in links),
+                              (mem.port,) if mem.port is not None else ())
         return r
 
     def _oob(self, base: tuple, plan: Plan) -> None:
@@ -174,9 +186,10 @@ class Process:
         return a, lo, hi
 
     def _dma_route(self, smem: Mem, dmem: Mem) -> Route:
-        lin, lat_in, bpc_in = self._route(smem, True)
-        lout, lat_out, bpc_out = self._route(dmem, False)
-        r = self.routes[(smem, dmem)] = (lin + lout, lat_in + lat_out, min(bpc_in, bpc_out))
+        lin, lat_in, bpc_in, pin = self._route(smem, True)
+        lout, lat_out, bpc_out, pout = self._route(dmem, False)
+        r = self.routes[(smem, dmem)] = (lin + lout, lat_in + lat_out, min(bpc_in, bpc_out),
+                                         pin + pout)
         return r
 
     def finish(self) -> None:

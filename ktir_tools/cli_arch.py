@@ -2,7 +2,7 @@
 
     ktir arch list                      the shipped devices
     ktir arch check FILE|NAME           validate; one summary line, or located errors and exit 1
-    ktir arch show FILE|NAME            memories, units, datapaths, groups, roofline, defaults
+    ktir arch show FILE|NAME            memories, units, datapaths, groups, bound resources, defaults
     ktir arch draw FILE|NAME -o X.dot   Graphviz DOT (and X.svg when `dot` is installed)
 """
 
@@ -67,16 +67,18 @@ def show_text(dev: Device) -> str:
            f"  compute unit     {dev.compute_kind} ({_lanes(unit.simd_lanes)} lanes)",
            f"  memory spaces    {spaces}"]
     out += _table("memories", ["KIND", "SIZE", "DEPTH", "PARENT", "PER CORE", "DEVICE",
-                               "LATENCY"],
+                               "LATENCY", "B/CYCLE"],
                   [[m.kind, format_size(m.size) or "-", str(m.depth), m.parent or "-",
-                    str(m.per_core), _total(dev, m.per_core, m.shared), str(m.latency)]
+                    str(m.per_core), _total(dev, m.per_core, m.shared), str(m.latency),
+                    f"{m.bytes_per_cycle} shared" if m.bytes_per_cycle else "-"]
                    for m in dev.memories.values()])
     out += _table("execution units", ["KIND", "FEATURES", "PER CORE", "DEVICE", "CORELET",
-                                      "LANES/CYCLE", "ISSUE"],
+                                      "LANES/CYCLE", "ISSUE", "OUTSTANDING"],
                   [[u.kind, ", ".join(f.removeprefix("ktdf_arch.feature.") for f in u.features)
                     or "-", str(u.per_core), _total(dev, u.per_core, u.shared),
                     "yes" if u.is_corelet else "no", _lanes(u.lanes_per_cycle),
-                    str(u.issue_cycles)] for u in dev.units.values()])
+                    str(u.issue_cycles), str(u.max_outstanding) if u.moves_data else "-"]
+                   for u in dev.units.values()])
     out += _table("datapaths", ["LINK", "B/CYCLE", "LATENCY", "QUEUE", "GRANULARITY",
                                 "PER CORE", "DEVICE"],
                   [[f"{d.src} -> {d.dst}", str(d.bytes_per_cycle), str(d.latency),
@@ -89,23 +91,15 @@ def show_text(dev: Device) -> str:
                    for g in dev.groups])
     out += _table("compute timing", ["CLASS", "LATENCY", "INTERVAL"],
                   [[c, str(n), str(unit.op_interval[c])] for c, n in unit.op_latency.items()])
-    roof = dev.roofline()
-    out += ["", "roofline (per core)",
-            f"  device memory    {roof.read_bytes_per_cycle} B/cycle read + "
-            f"{roof.write_bytes_per_cycle} B/cycle write = {roof.bytes_per_cycle} B/cycle",
-            "  vector peak      " + ", ".join(f"{t}: {n} ops/cycle"
-                                              for t, n in roof.ops_per_cycle.items()),
-            "  ridge point      " + ", ".join(f"{t}: {roof.ridge_point(t):.3g} ops/byte"
-                                              for t in roof.ops_per_cycle)]
-    if dev.max_cores is not None:
-        n, ghz = dev.max_cores, dev.clock_ghz
-        out += [f"whole device ({n} cores at {ghz} GHz; per-core links, shared limits not "
-                "modelled)",
-                f"  device memory    {roof.bytes_per_cycle * n} B/cycle = "
-                f"{roof.bytes_per_cycle * n * ghz:g} GB/s",
-                "  vector peak      " + ", ".join(
-                    f"{t}: {k * n} ops/cycle = {k * n * ghz / 1000:g} Tops/s"
-                    for t, k in roof.ops_per_cycle.items())]
+    cores = dev.max_cores or 1
+    latency, trip = dev.round_trip()
+    where = (f"{cores} cores" if dev.max_cores is not None
+             else "1 core; a kernel's grid multiplies the per-core ones")
+    out += _table(f"bound resources ({where}): what `ktir run` charges a kernel's compulsory "
+                  "bytes and element ops to",
+                  ["RESOURCE", "CARRIES", "RATE"],
+                  [[r.name, r.carries, r.describe_rate()] for r in dev.resources(cores)])
+    out += [f"  round trip      {latency} cycles: " + " -> ".join(trip)]
     out += ["", "defaults used (shared/spec/arch.md §8)"]
     out += [f"  {d}" for d in dev.defaults_used] or ["  none: every timing value is written"]
     out += [f"warning: {w}" for w in dev.warnings]
@@ -174,8 +168,8 @@ def register(app: typer.Typer) -> None:
             _echo_summaries(devices)
         raise typer.Exit(failed)
 
-    @arch.command(help="Tables: memories, units, datapaths, groups, compute timing, roofline "
-                       "peaks, timing defaults used.")
+    @arch.command(help="Tables: memories, units, datapaths, groups, compute timing, the "
+                       "resources of the bound, timing defaults used.")
     def show(spec: str = typer.Argument(..., metavar="FILE|NAME", help=SPEC_HELP)) -> None:
         from arch_descriptions.model import load_devices
 

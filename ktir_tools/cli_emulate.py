@@ -114,7 +114,8 @@ def emulate_cmd(
 ) -> None:
     """Run a DataflowIR program on the emulator.
 
-    Prints cycles, the roofline bound, per-unit busy and stall time and bytes per datapath. A
+    Prints cycles, per-unit busy and stall time and bytes per datapath (and per memory with a
+    bandwidth of its own); the bound needs the kernel, so `ktir run` reports it. A
     deadlock, an out-of-bounds access, a FIFO type mismatch or the cycle limit stops the run
     with a located error naming the units (exit 1).
     """
@@ -159,13 +160,15 @@ def emulate_cmd(
                             for n, v in arrays.items()}
         typer.echo(jsonlib.dumps(summary))
         return
-    typer.echo(f"{result.cycles} cycles on @{dev.name} ({result.seconds * 1e9:.0f} ns); "
-               f"roofline {result.roofline_cycles} cycles ({result.roofline.bound}-bound), "
-               f"{result.events} events in {result.wall_seconds:.3f} s")
+    typer.echo(f"{result.cycles} cycles on @{dev.name} ({result.seconds * 1e9:.0f} ns), "
+               f"{result.events} events in {result.wall_seconds:.3f} s (the bound needs the "
+               "kernel's work: `ktir run` reports it)")
     for line in _unit_table(result.units.values(), per_instance=units):
         typer.echo(line)
     for k, v in result.bytes_per_datapath.items():
         typer.echo(f"bytes {k}: {v}")
+    for k, (n, busy) in result.memory_ports.items():
+        typer.echo(f"bytes {k} (its own bandwidth, shared): {n}, busy {busy:.0f} cycles")
     for n, v in arrays.items():
         typer.echo(f"{n}: {'x'.join(map(str, v.shape))} {v.dtype} sum "
                    f"{float(np.sum(v, dtype=np.float64)):.6g}")

@@ -14,14 +14,16 @@ from ktir_tools.common import fail, parse_args, read_npz
 def _describe(report) -> list[str]:
     em = report.emulation
     ns = em.seconds * 1e9
+    roof = em.roofline
     lines = [
         f"kernel @{report.kernel} on {report.device}: {report.tiles} tile(s), "
         f"{report.programs} program(s)",
         f"  compile    {report.compile_seconds:7.3f} s",
         f"  reference  {report.reference_seconds:7.3f} s",
         f"  emulate    {report.emulate_seconds:7.3f} s   {em.cycles} cycles ({ns:.0f} ns at "
-        f"{em.clock_ghz:g} GHz); roofline {em.roofline_cycles} cycles, "
-        f"{em.roofline.bound}-bound ({100 * em.efficiency:.0f}% of the bound)",
+        f"{em.clock_ghz:g} GHz); bound {roof.cycles} cycles, {roof.bound}-bound on "
+        f"{roof.binding_resource}; efficiency {em.efficiency:.2f}",
+        f"  bound      {roof.describe()}",
     ]
     how = "bitwise" if report.rtol == 0 and report.atol == 0 else \
         f"rtol={report.rtol:g}, atol={report.atol:g}"
@@ -74,8 +76,11 @@ def run(
     writes with the reference interpreter's on the same seeded inputs. Exit 0 on a match, 1
     otherwise.
 
-    Prints cycles, the roofline bound and times; --json gives the same as one object (keys
-    match, cycles, roofline_cycles, max_abs_err, compile_s, emulate_s, device, ...).
+    Prints cycles, the bound (the kernel's compulsory bytes over the device's shared
+    bandwidths, its element operations over its compute lanes, plus one round trip of the
+    latency), the resource that binds it, the efficiency (bound / cycles) and times; --json
+    gives the same as one object (keys match, cycles, roofline_cycles, efficiency, bound,
+    binding_resource, max_abs_err, compile_s, emulate_s, device, ...).
     """
     import json as jsonlib
 

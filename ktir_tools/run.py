@@ -5,7 +5,8 @@ the arguments and makes the inputs (seeded) and computes the expected outputs; t
 produces DataflowIR for the device; the emulator runs it with the same element addresses and
 the inputs placed in the device's global memory; every buffer the reference wrote is read back
 from the emulator and compared — bitwise by default (an element-wise kernel performs the same
-fp16 operations in the same order on both sides), or within `rtol`/`atol` when given.
+fp16 operations in the same order on both sides), or within `rtol`/`atol` when given. The
+emulation is measured against the bound of what the kernel must do (ktir_tools/work.py).
 """
 
 from __future__ import annotations
@@ -61,6 +62,9 @@ class RunReport:
             "match": self.match, "max_abs_err": self.max_abs_err,
             "cycles": em.cycles, "roofline_cycles": em.roofline_cycles,
             "efficiency": em.efficiency, "bound": em.roofline.bound,
+            "binding_resource": em.binding_resource,
+            "roofline_terms": {t.resource.name: t.total for t in em.roofline.terms},
+            "round_trip_cycles": em.roofline.latency,
             "compile_s": self.compile_seconds, "emulate_s": self.emulate_seconds,
             "reference_s": self.reference_seconds, "programs": self.programs,
             "rtol": self.rtol, "atol": self.atol,
@@ -70,6 +74,7 @@ class RunReport:
                          "first_mismatch": list(c.first_mismatch) if c.first_mismatch else None}
                         for c in self.checks],
             "bytes_per_datapath": dict(em.bytes_per_datapath),
+            "bytes_per_memory": {k: n for k, (n, _) in em.memory_ports.items()},
             "warnings": list(em.warnings),
         }
 
@@ -140,6 +145,8 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
     from emulator.sources import dump_dir
     from ktir.context import load_module
     from ktir.interpreter import run_kernel
+    from ktir.interpreter.runner import select_kernel
+    from ktir_tools.work import kernel_work
     from scheduler.driver import compile_module
     from spyrecode.dialects.dataflow import ProgramUnitOp
 
@@ -150,6 +157,7 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
     dev = compiled.device
     ref = run_kernel(source, args=args, seed=seed, inputs=inputs, function=function,
                      scratchpad_bytes=dev.scratchpad_bytes)
+    work = kernel_work(select_kernel(source, function), ref.specs, ref.outputs, ref.grid, dev)
     t2 = time.perf_counter()
     mem = dev.global_memory_kind
     argv, init = launch_args(ref.specs, ref.inputs, mem)
@@ -157,7 +165,7 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
     if (dump := dump_dir(dump_programs)) is not None:
         program = located_copy(program, dump / f"{Path(kernel).stem}.dfir.mlir")
     em = emulate(program, dev, entry=ref.kernel, args=argv, memory_init=init,
-                 trace=trace, cycle_limit=cycle_limit, dump_programs=dump)
+                 trace=trace, cycle_limit=cycle_limit, dump_programs=dump, work=work)
     t3 = time.perf_counter()
     report = RunReport(ref.kernel, dev.name, int(np.prod(ref.grid)), t1 - t0, t2 - t1, t3 - t2,
                        sum(1 for o in compiled.module.walk() if isinstance(o, ProgramUnitOp)),

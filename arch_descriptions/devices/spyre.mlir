@@ -9,6 +9,17 @@
 // transfer_granularity = [128]; a SIMD compute engine over 64 fp16 values; decoupled load,
 // compute and store engines that talk through FIFOs.
 //
+// Figures from ktir-cpu's public latency model (torch-spyre/ktir-cpu, ktir_cpu/latency.py,
+// `HardwareConfig` defaults; that tool calls them example values, not published hardware
+// figures, so they are assumptions here too):
+//   * 1 GHz clock (`clock_ghz = 1.0`);
+//   * device memory 128 GB/s in total, shared by the active cores (`hbm_bandwidth_tb_s =
+//     0.128`, `bw_sharing = "contended"`): the DDR memory has ktdf_arch.bytes_per_cycle = 128,
+//     which every transfer to or from it shares, so 32 cores streaming get 4 B/cycle each;
+//   * ring links 64 GB/s per direction (`ring_bandwidth_tb_s = 0.064`): 64 B/cycle;
+//   * 64 fp16 lanes per cycle (`simd_elements_per_cycle = 64`); transcendental ops 4 times
+//     slower (`transcendental_penalty = 4`): op_interval transcendental = 4.
+//
 // ASSUMPTIONS (no public figure; marked "assumption" below, change them when better numbers are
 // public):
 //   * the kind names of the engines (DMA_IN, DMA_OUT, LX_LOAD, LX_STORE, PE, RING) are ours;
@@ -16,25 +27,28 @@
 //   * 32 f32 lanes (one 128-byte vector of fp32); FIFO depth 16 (as the sample device);
 //   * scratchpad-to-scratchpad traffic goes through one RING unit per core, linked to both
 //     neighbours;
-//   * timing: 1 GHz clock (ktir-cpu's default). All other numbers are the ktir defaults of
-//     shared/spec/arch.md §8, written out: DMA links 128 B/cycle (one stick), 100 cycles to or
-//     from DDR, 8 cycles on chip; FIFO links 1 cycle; ring links 64 B/cycle (ktir-cpu's
-//     64 GB/s ring at 1 GHz) and 8 cycles; op latencies simple 2, mul 3, fma 4, reduce 4,
+//   * each DMA engine (and ring unit) keeps 4 transfers in flight (ktdf_arch.max_outstanding:
+//     two double-buffered input streams); the scratchpad load/store engines 16, their FIFO
+//     depth;
+//   * every other timing value is a ktir default of shared/spec/arch.md §8, written out: a
+//     core's DMA links 128 B/cycle (one stick), 100 cycles to or from DDR, 8 cycles on chip;
+//     FIFO links 1 cycle; ring links 8 cycles; op latencies simple 2, mul 3, fma 4, reduce 4,
 //     divide 8, transcendental 8, opaque 16; intervals 1 (divide and transcendental 4).
-//   * the DMA links are per core: the description does not model that the 32 cores share the
-//     device-memory bandwidth (ktir-cpu assumes 128 GB/s in total).
 
 #core = {kind = "core"}
-#ddr = {kind = "DDR", size = 137438953472, ktdf_arch.latency = 0}      // assumption: 128 GiB
+// DDR: 128 GiB is an assumption; 128 B/cycle shared by all cores is ktir-cpu's 128 GB/s.
+#ddr = {kind = "DDR", size = 137438953472, ktdf_arch.latency = 0, ktdf_arch.bytes_per_cycle = 128}
 #lx = {kind = "LX", size = 2097152, ktdf_arch.latency = 0}             // 2 MiB per core
 #pe_reg = {kind = "PE_REG", size = 2048, ktdf_arch.latency = 0}        // assumption
 
 // DMA engines: DDR <-> LX in 128-byte words (sticks).
-#dma_in = {kind = "DMA_IN", ktdf_arch.issue_cycles = 0, ktdf_arch.features = {
+#dma_in = {kind = "DMA_IN", ktdf_arch.issue_cycles = 0,
+  ktdf_arch.max_outstanding = 4, ktdf_arch.features = {                    // assumption
   ktdf_arch.feature.load = {word_size = #ktdf_arch.map<"DDR" = 128, "LX" = 128>,
     access_granularity = #ktdf_arch.map<"DDR" = [{size_in_words = 1, align_in_words = 1}],
                                         "LX" = [{size_in_words = 1, align_in_words = 1}]>}}}
-#dma_out = {kind = "DMA_OUT", ktdf_arch.issue_cycles = 0, ktdf_arch.features = {
+#dma_out = {kind = "DMA_OUT", ktdf_arch.issue_cycles = 0,
+  ktdf_arch.max_outstanding = 4, ktdf_arch.features = {                    // assumption
   ktdf_arch.feature.store = {word_size = #ktdf_arch.map<"DDR" = 128, "LX" = 128>,
     access_granularity = #ktdf_arch.map<"DDR" = [{size_in_words = 1, align_in_words = 1}],
                                         "LX" = [{size_in_words = 1, align_in_words = 1}]>}}}
@@ -55,11 +69,13 @@
     "divide" = 4, "transcendental" = 4, "opaque" = 1>}                       // assumption
 
 // Scratchpad load/store engines feeding and draining the PE: a whole stick or one fp16 value.
-#lx_load = {kind = "LX_LOAD", ktdf_arch.issue_cycles = 0, ktdf_arch.features = {
+#lx_load = {kind = "LX_LOAD", ktdf_arch.issue_cycles = 0,
+  ktdf_arch.max_outstanding = 16, ktdf_arch.features = {                   // FIFO depth
   ktdf_arch.feature.load = {access_granularity = #ktdf_arch.map<"LX" = [
     {size_in_words = 128, align_in_words = 128}, {size_in_words = 2, align_in_words = 2}]>},
   ktdf_arch.feature.simd = {splat, zero_pad}}}
-#lx_store = {kind = "LX_STORE", ktdf_arch.issue_cycles = 0, ktdf_arch.features = {
+#lx_store = {kind = "LX_STORE", ktdf_arch.issue_cycles = 0,
+  ktdf_arch.max_outstanding = 16, ktdf_arch.features = {                   // FIFO depth
   ktdf_arch.feature.store = {access_granularity = #ktdf_arch.map<"LX" = [
     {size_in_words = 128, align_in_words = 128}, {size_in_words = 2, align_in_words = 2}]>}}}
 #fifo = {ktdf_arch.bytes_per_cycle = 128, ktdf_arch.latency = 1,            // assumption
@@ -69,15 +85,17 @@
                 ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 16, ordered}}}
 
 // The ring: one interface unit per core, reading and writing its scratchpad.
-#ring = {kind = "RING", ktdf_arch.issue_cycles = 0, ktdf_arch.features = {
+#ring = {kind = "RING", ktdf_arch.issue_cycles = 0,
+  ktdf_arch.max_outstanding = 4, ktdf_arch.features = {                    // assumption
   ktdf_arch.feature.load = {word_size = #ktdf_arch.map<"LX" = 128>},
   ktdf_arch.feature.store = {word_size = #ktdf_arch.map<"LX" = 128>}}}
 #ring_port = {ktdf_arch.transfer_granularity = array<i64: 128>,
               ktdf_arch.bytes_per_cycle = 128, ktdf_arch.latency = 8}       // assumption
+// Ring links: 64 B/cycle is ktir-cpu's 64 GB/s per direction; the latency is an assumption.
 #ring_link = {ktdf_arch.transfer_granularity = array<i64: 128>,
-              ktdf_arch.bytes_per_cycle = 64, ktdf_arch.latency = 8}        // assumption
+              ktdf_arch.bytes_per_cycle = 64, ktdf_arch.latency = 8}
 
-ktdf_arch.device @spyre attributes {ktdf_arch.clock_ghz = 1.0, ktdf_arch.signal_latency = 1} {  // clock: assumption
+ktdf_arch.device @spyre attributes {ktdf_arch.clock_ghz = 1.0, ktdf_arch.signal_latency = 1} {  // clock: ktir-cpu's 1 GHz
   %ddr = memory #ddr
 
   // Core 0.

@@ -7,7 +7,8 @@
 //
 // This machine is invented (no product behind it); every number is a design choice, including
 // the timing: 1.5 GHz clock, 32 B/cycle per lane from HBM at 120 cycles, 64 B/cycle at 4
-// cycles from VMEM, slower transcendental and divide units.
+// cycles from VMEM, eight loads and eight stores in flight per lane, slower transcendental
+// and divide units.
 //
 //   ktir arch check stream_device
 //   ktir arch draw stream_device -o stream_device.dot
@@ -17,13 +18,15 @@
 #vreg = {kind = "VREG", size = 4096, ktdf_arch.latency = 0}          // 4 KiB per VPU
 
 // Vector load unit: reads HBM or VMEM in 32-byte words, can broadcast and pad.
-#vlu = {kind = "VLU", ktdf_arch.issue_cycles = 1, ktdf_arch.features = {
+#vlu = {kind = "VLU", ktdf_arch.issue_cycles = 1, ktdf_arch.max_outstanding = 8,
+  ktdf_arch.features = {
   ktdf_arch.feature.load = {word_size = #ktdf_arch.map<"HBM" = 32, "VMEM" = 32>,
     access_granularity = #ktdf_arch.map<"HBM" = [{size_in_words = 2, align_in_words = 2}],
                                         "VMEM" = [{size_in_words = 2, align_in_words = 2}]>},
   ktdf_arch.feature.simd = {splat, zero_pad}}}
 // Vector store unit: writes HBM or VMEM.
-#vsu = {kind = "VSU", ktdf_arch.issue_cycles = 1, ktdf_arch.features = {
+#vsu = {kind = "VSU", ktdf_arch.issue_cycles = 1, ktdf_arch.max_outstanding = 8,
+  ktdf_arch.features = {
   ktdf_arch.feature.store = {word_size = #ktdf_arch.map<"HBM" = 32, "VMEM" = 32>,
     access_granularity = #ktdf_arch.map<"HBM" = [{size_in_words = 2, align_in_words = 2}],
                                         "VMEM" = [{size_in_words = 2, align_in_words = 2}]>}}}

@@ -221,6 +221,17 @@ def _non_negative(value: Attribute) -> None:
     _int(value, "value", 0)
 
 
+def _moves_data(attributes: Mapping[str, Attribute]) -> None:
+    """`max_outstanding` counts transfers: only a unit with a load or store feature makes
+    them."""
+    features = attributes.get(PREFIX + "features")
+    names = features.data if isinstance(features, DictionaryAttr) else {}
+    if not any(FEATURE_PREFIX + f in names for f in ("load", "store")):
+        raise VerifyException(f"'{PREFIX}max_outstanding' intrinsic only valid on execution "
+                              "units that move data (with ktdf_arch.feature.load or "
+                              "ktdf_arch.feature.store)")
+
+
 def _overlaps(value: Attribute) -> None:
     if not isinstance(value, ArrayAttr):
         raise _Fail("requires array attribute")
@@ -233,7 +244,7 @@ _INTRINSICS: dict[str, tuple[tuple[str, ...], Callable[[Attribute], None]]] = {
     "overlaps": ((DEVICE, MEMORY, EXEC_UNIT, LINK, OTHER_ARCH, FOREIGN), _overlaps),
     "clock_ghz": ((DEVICE,), _clock),
     "signal_latency": ((DEVICE,), _non_negative),
-    "bytes_per_cycle": ((LINK,), _positive),
+    "bytes_per_cycle": ((LINK, MEMORY), _positive),
     "latency": ((LINK, MEMORY), _non_negative),
     "lanes_per_cycle": ((EXEC_UNIT,), lambda v: _int_map(v, "lanes_per_cycle", "type", 1)),
     "op_latency": ((EXEC_UNIT,),
@@ -241,6 +252,7 @@ _INTRINSICS: dict[str, tuple[tuple[str, ...], Callable[[Attribute], None]]] = {
     "op_interval": ((EXEC_UNIT,),
                     lambda v: _int_map(v, "op_interval", "class", 1, LATENCY_CLASSES)),
     "issue_cycles": ((EXEC_UNIT,), _non_negative),
+    "max_outstanding": ((EXEC_UNIT,), _positive),
 }
 RECOGNISED = ("features", "maps_to", *_INTRINSICS)
 
@@ -274,6 +286,8 @@ def check_intrinsics(attributes: Mapping[str, Attribute], role: str) -> None:
             check(value)
         except _Fail as e:
             raise VerifyException(f"'{name}' intrinsic {e}") from None
+        if short == "max_outstanding":
+            _moves_data(attributes)
 
 
 def _verify_foreign(op) -> None:

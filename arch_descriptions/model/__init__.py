@@ -13,7 +13,6 @@ from arch_descriptions.model.device import (
     Group,
     Link,
     Memory,
-    Roofline,
     Unit,
 )
 from arch_descriptions.model.load import (
@@ -26,6 +25,7 @@ from arch_descriptions.model.load import (
     load_devices,
     shipped_devices,
 )
+from arch_descriptions.model.roofline import Resource, Roofline, Term, Work
 
 __all__ = [
     "Datapath",
@@ -33,8 +33,11 @@ __all__ = [
     "Group",
     "Link",
     "Memory",
+    "Resource",
     "Roofline",
+    "Term",
     "Unit",
+    "Work",
     "device_for_op",
     "device_from_module",
     "device_of_declaration",

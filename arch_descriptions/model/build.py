@@ -111,10 +111,12 @@ def _memories(s: Structure, defaults: list[str]) -> dict[str, dm.Memory]:
         latency = as_i64(mem.attributes.get("ktdf_arch.latency"))
         if latency is None:
             defaults.append(f"memory {kind}: latency = 0 cycles")
+        # absent: no limit of its own (its datapaths limit it); not a number assumed
+        bpc = as_i64(mem.attributes.get("ktdf_arch.bytes_per_cycle"))
         parent = s.mem_parent.get(mem)
         per_core, shared = _counts(s, ops)
         out[kind] = dm.Memory(kind=kind, size=mem.size, latency=latency or 0,
-                              depth=s.depth(mem), parent=kind_of(parent) if parent else None,
+                              bytes_per_cycle=bpc, depth=s.depth(mem), parent=kind_of(parent) if parent else None,
                               per_core=per_core, shared=shared, op=mem)
     return out
 
@@ -242,6 +244,12 @@ def _units(s: Structure, datapaths: list[dm.Datapath],
         issue = as_i64(a.get("ktdf_arch.issue_cycles"))
         if issue is None:
             no_issue.append(kind)
+        moves = unit.feature("load") is not None or unit.feature("store") is not None
+        outstanding = as_i64(a.get("ktdf_arch.max_outstanding"))
+        if outstanding is None:
+            outstanding, why = _queue_depth_out(kind, datapaths)
+            if moves:
+                defaults.append(f"unit {kind}: max_outstanding = {outstanding} ({why})")
         words, access = _unit_memory_maps(unit)
         for dp in datapaths:
             for mem in ((dp.src,) if dp.dst == kind else (dp.dst,) if dp.src == kind else ()):
@@ -253,7 +261,8 @@ def _units(s: Structure, datapaths: list[dm.Datapath],
             kind=kind, is_compute=compute, can_load=unit.feature("load") is not None,
             can_store=unit.feature("store") is not None, simd_lanes=dm._ro(lanes),
             lanes_per_cycle=dm._ro(per_cycle), op_latency=dm._ro(latency),
-            op_interval=dm._ro(interval), issue_cycles=issue or 0, word_size=dm._ro(words),
+            op_interval=dm._ro(interval), issue_cycles=issue or 0,
+            max_outstanding=outstanding, word_size=dm._ro(words),
             access_granularity=dm._ro(access), splat="splat" in simd_fields,
             zero_pad="zero_pad" in simd_fields, per_core=per_core, shared=shared,
             is_corelet=s.corelet_index(unit) is not None,
@@ -262,6 +271,15 @@ def _units(s: Structure, datapaths: list[dm.Datapath],
     if no_issue:
         defaults.append("issue_cycles = 0 on units " + ", ".join(no_issue))
     return out
+
+
+def _queue_depth_out(kind: str, datapaths: list[dm.Datapath]) -> tuple[int, str]:
+    """The default of `max_outstanding`: the depth of the queue on a link out of the unit (the
+    deepest, when several), else 1."""
+    depths = [dp.queue_depth for dp in datapaths if dp.src == kind and dp.is_queue]
+    if depths:
+        return max(depths), "the queue depth of its outgoing link"
+    return 1, "no queue on its outgoing links"
 
 
 def _show(m: Mapping[str, int]) -> str:

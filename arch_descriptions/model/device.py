@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from xdsl.ir import Attribute, Operation
 
     from arch_descriptions.dialects.ktdf_arch import DeviceOp
+    from arch_descriptions.model.roofline import Resource, Roofline, Work
 
 # shared/spec/arch.md §8
 DEFAULT_CLOCK_GHZ = 1.0
@@ -46,6 +47,7 @@ class Memory:
     kind: str
     size: int | None           # bytes (None: not stated)
     latency: int               # cycles added to each vector access
+    bytes_per_cycle: int | None  # its own bandwidth, shared by every access (None: no limit)
     depth: int
     parent: str | None         # kind of the parent memory in the tree
     per_core: int              # instances inside one core (0: outside the cores)
@@ -66,6 +68,7 @@ class Unit:
     op_latency: Mapping[str, int]        # latency class -> cycles
     op_interval: Mapping[str, int]       # latency class -> initiation interval
     issue_cycles: int
+    max_outstanding: int                 # transfers it keeps in flight at once
     word_size: Mapping[str, int]         # memory kind -> bytes per word (absent: 1)
     access_granularity: Mapping[str, tuple[tuple[int, int], ...]]  # memory -> (size, align)
     splat: bool
@@ -75,6 +78,10 @@ class Unit:
     is_corelet: bool
     features: Mapping[str, Attribute] = field(repr=False)
     op: Operation = field(repr=False)
+
+    @property
+    def moves_data(self) -> bool:
+        return self.can_load or self.can_store
 
     def elements_per_cycle(self, element_type: str) -> int:
         return self.lanes_per_cycle.get(element_type, 1)
@@ -110,25 +117,6 @@ class Group:
     nesting: int                # 1 = directly in the device
     siblings: int               # groups of the same kind under the same parent
     op: Operation = field(repr=False)
-
-
-@dataclass(frozen=True)
-class Roofline:
-    """Peak numbers per core: device-memory bytes per cycle and vector element-ops per cycle."""
-
-    read_bytes_per_cycle: int
-    write_bytes_per_cycle: int
-    ops_per_cycle: Mapping[str, int]    # element type -> element ops per cycle
-    cores: int | None                   # None: the core count comes from the kernel's grid
-
-    @property
-    def bytes_per_cycle(self) -> int:
-        return self.read_bytes_per_cycle + self.write_bytes_per_cycle
-
-    def ridge_point(self, element_type: str) -> float:
-        """Arithmetic intensity (ops per device-memory byte) above which compute bounds."""
-        bw = self.bytes_per_cycle
-        return self.ops_per_cycle.get(element_type, 0) / bw if bw else float("inf")
 
 
 @dataclass(frozen=True, eq=False)
@@ -318,18 +306,23 @@ class Device:
                 out.append(Link(src, dst, dp))
         return out
 
-    def roofline(self) -> Roofline:
-        g = self.global_memory_kind
-        read = sum(dp.bytes_per_cycle * max(dp.per_core, 1)
-                   for dp in self.datapaths if dp.src == g)
-        write = sum(dp.bytes_per_cycle * max(dp.per_core, 1)
-                    for dp in self.datapaths if dp.dst == g)
-        ops: dict[str, int] = {}
-        for unit in self.units.values():
-            if unit.is_compute:
-                for t, lanes in unit.lanes_per_cycle.items():
-                    ops[t] = ops.get(t, 0) + lanes * max(unit.per_core, 1)
-        return Roofline(read, write, _ro(ops), self.max_cores)
+    def roofline(self, work: Work) -> Roofline:
+        """The bound on cycles of a kernel's `work` (arch_descriptions.model.roofline)."""
+        from arch_descriptions.model.roofline import roofline
+
+        return roofline(self, work)
+
+    def resources(self, cores: int) -> list[Resource]:
+        """The resources the bound charges on `cores` cores, with their rates."""
+        from arch_descriptions.model.roofline import resources
+
+        return resources(self, cores)
+
+    def round_trip(self) -> tuple[int, tuple[str, ...]]:
+        """Latency and resources of one trip global memory -> compute unit -> back."""
+        from arch_descriptions.model.roofline import round_trip
+
+        return round_trip(self)
 
 
 def _recore(rid: str, core: int) -> str:

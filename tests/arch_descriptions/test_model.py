@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from arch_descriptions.generate_spyre import describe_spyre
-from arch_descriptions.model import devices_in_text, load_device, shipped_devices
+from arch_descriptions.model import Work, devices_in_text, load_device, shipped_devices
 from arch_descriptions.model.device import DEFAULT_OP_INTERVAL, DEFAULT_OP_LATENCY
 from ktir.diagnostics import KtirDiagnostic
 
@@ -103,7 +103,9 @@ def test_sample_timing_written_and_defaulted(sample):
     assert "device: signal_latency = 1 cycle" in used
     assert "clock_ghz" not in used  # written in the file
     assert "datapath DDR -> MNILU: latency = 100 cycles (touches off-chip memory)" in used
-    assert "bytes_per_cycle" not in used
+    assert "datapath DDR -> MNILU: bytes_per_cycle" not in used  # written in the file
+    assert "unit MNILU: max_outstanding = 1 (no queue on its outgoing links)" in used
+    assert "unit L1LU: max_outstanding = 16 (the queue depth of its outgoing link)" in used
     assert "unit SFU: lanes_per_cycle = simd.lanes (f16 = 64)" in used
 
 
@@ -128,12 +130,63 @@ def test_sample_resource_ids_and_links(sample):
     assert not any(link.src.startswith("C3") for link in sample.links(3))
 
 
-def test_sample_roofline(sample):
-    roof = sample.roofline()
-    assert (roof.read_bytes_per_cycle, roof.write_bytes_per_cycle) == (256, 128)
-    assert roof.ops_per_cycle == {"f16": 128}
-    assert roof.ridge_point("f16") == pytest.approx(128 / 384)
-    assert roof.cores is None
+def test_shared_resources_of_the_shipped_devices(sample, spyre):
+    # spyre: device memory shared at ktir-cpu's 128 GB/s, ring links 64 B/cycle, DMA queues
+    assert spyre.memories["DDR"].bytes_per_cycle == 128
+    assert spyre.memories["LX"].bytes_per_cycle is None
+    assert spyre.datapath("RING", "RING").bytes_per_cycle == 64
+    assert (spyre.units["DMA_IN"].max_outstanding, spyre.units["LX_LOAD"].max_outstanding) \
+        == (4, 16)
+    # the sample keeps per-core paths; its DMA units keep one transfer in flight (default)
+    assert sample.memories["DDR"].bytes_per_cycle is None
+    assert sample.units["MNILU"].max_outstanding == 1
+    assert sample.units["L1LU"].max_outstanding == 16
+    assert sample.units["MNILU"].moves_data
+    assert not sample.units["SFU"].moves_data
+
+
+def test_resources_of_the_bound(sample, spyre):
+    by_name = {r.name: r for r in spyre.resources(32)}
+    assert (by_name["DDR"].rate, by_name["DDR"].carries) == (128, "reads + writes")
+    assert by_name["DDR -> DMA_IN"].rate == 32 * 128
+    assert by_name["PE"].lanes == {"f16": 64 * 32, "f32": 32 * 32}
+    assert {r.name: r.rate for r in spyre.resources(4)}["DDR -> DMA_IN"] == 4 * 128
+    sample_res = {r.name: r for r in sample.resources(3)}
+    assert "DDR" not in sample_res  # no bandwidth of its own: its datapaths bound it
+    assert sample_res["DDR -> MNILU"].rate == 3 * 256
+    assert sample_res["MNISU -> DDR"].rate == 3 * 128
+    assert sample_res["SFU"].lanes == {"f16": 3 * 2 * 64}  # two corelets per core
+    latency, trip = sample.round_trip()
+    assert trip == ("DDR", "MNILU", "L1", "L1LU", "SFU", "L1SU", "L1", "MNISU", "DDR")
+    assert latency == 100 + 8 + 1 + 1 + 1 + 1 + 8 + 100
+
+
+def test_roofline_of_compulsory_work(sample, spyre):
+    work = Work(reads={"DDR": 8192}, writes={"DDR": 8192}, element_ops={"f16": 2048},
+                cores=32)
+    roof = spyre.roofline(work)
+    assert (roof.binding_resource, roof.bound) == ("DDR", "memory")
+    # DDR busy 128 cycles; the reads' 64 overlap the round trip as the first data travels (or
+    # the writes' as the last does): 128 + 220 - 64
+    assert roof.cycles == 128 + 220 - 64
+    assert roof.describe() == ("DDR: 16384 B reads + writes / 128 B/cycle = 128 cycles + "
+                               "156 of the 220-cycle round trip (the rest overlaps) = 284 "
+                               "cycles")
+    # nothing read: only the way back, SFU -> L1SU -> L1 -> MNISU -> DDR, adds to the writes
+    writes_only = sample.roofline(Work({}, {"DDR": 4096}, {}, 1))
+    assert (writes_only.binding_resource, writes_only.cycles) == ("MNISU -> DDR", 32 + 110)
+    streaming = spyre.roofline(Work({"DDR": 1 << 20}, {"DDR": 1 << 20}, {}, 32))
+    assert streaming.cycles == (2 << 20) // 128  # a trip's worth each way: no latency left
+    on_sample = sample.roofline(work)
+    # reads: 8192 B / (32 x 256 B/cycle) = 1; writes: 8192 B / (32 x 128 B/cycle) = 2
+    assert on_sample.binding_resource == "MNISU -> DDR"
+    assert on_sample.cycles == 2 + 220
+    heavy = Work(reads={"DDR": 128}, writes={}, element_ops={"f16": 64 * 64 * 1000}, cores=1)
+    roof = sample.roofline(heavy)
+    assert (roof.bound, roof.binding_resource) == ("compute", "SFU")
+    assert roof.cycles == 64 * 64 * 1000 // 128 + 220
+    idle = sample.roofline(Work({}, {}, {}, 1))
+    assert (idle.bound, idle.binding_resource, idle.cycles) == ("latency", "latency", 110)
 
 
 def test_spyre_is_32_cores_with_2mib_scratchpads(spyre):

@@ -42,6 +42,9 @@ def test_model_matches_the_generated_device(spec):
     fifo = dev.datapath(LOAD, COMPUTE)
     assert (fifo.queue_depth, fifo.ordered, fifo.latency) == (spec.fifo_depth, True, 1)
     assert dev.clock_ghz == (spec.clock_ghz or 1.0)
+    assert dev.memories[GLOBAL].bytes_per_cycle == spec.memory_bytes_per_cycle
+    # written, else the depth of the queue out of the unit (the load unit's FIFO)
+    assert dev.units[LOAD].max_outstanding == (spec.max_outstanding or spec.fifo_depth)
     cores = spec.cores
     ids = {link.src for link in dev.links(None if spec.max_cores else cores)}
     last = f"C{cores - 1}-{LOAD}" + (f"-CL{spec.corelets - 1}" if spec.corelets > 1 else "")
@@ -91,4 +94,5 @@ def test_mutations_never_raise_python_errors(spec, data):
     assert "Traceback" not in message
     for dev in devices:
         dev.route(dev.global_memory_kind, dev.compute_kind)
-        dev.roofline()
+        dev.resources(2)
+        dev.round_trip()

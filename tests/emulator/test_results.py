@@ -1,5 +1,6 @@
 """What a run reports (issue 6 item 4): cycles and seconds, per-unit busy/stall, bytes per
-datapath, the roofline bound, and a Chrome trace with one track per unit."""
+datapath, the bound of the kernel's compulsory work, and a Chrome trace with one track per
+unit."""
 
 from __future__ import annotations
 
@@ -17,21 +18,50 @@ from tests.emulator.test_kernels import EXAMPLES, run_kernel
 @pytest.fixture(scope="module")
 def add_run():
     path = EXAMPLES / "add_96x64.mlir"
-    return run_kernel(path.read_text(), str(path), "sample_device", trace=True)[0]
+    return run_kernel(path.read_text(), str(path), "sample_device", ("C",), trace=True)[0]
 
 
-def test_bytes_roofline_and_time(add_run) -> None:
+def test_bytes_bound_and_time(add_run) -> None:
     r = add_run
     ab = 2 * 96 * 64 * 2  # A and B in, fp16
     assert r.bytes_per_datapath["DDR->MNILU"] == ab
     assert r.bytes_per_datapath["MNISU->DDR"] == ab // 2
-    # 32 cores; DDR->MNILU carries 256 B/cycle per core, MNISU->DDR 128
-    assert r.roofline.memory_cycles == pytest.approx(max(ab / (32 * 256), ab / 2 / (32 * 128)))
-    assert r.roofline.compute_cycles == pytest.approx(96 * 64 / (32 * 2 * 64))
-    assert r.roofline_cycles == 3
-    assert r.roofline.bound == "memory"
+    assert r.memory_ports == {}  # the sample's DDR has no bandwidth of its own
+    # 32 cores; DDR->MNILU carries 256 B/cycle per core, MNISU->DDR 128; 2 SFUs per core
+    terms = {t.resource.name: t.cycles for t in r.roofline.terms}
+    assert all(t.latency == 220 for t in r.roofline.terms)  # one direction each
+    assert terms["DDR -> MNILU"] == pytest.approx(ab / (32 * 256))
+    assert terms["MNISU -> DDR"] == pytest.approx(ab / 2 / (32 * 128))
+    assert terms["SFU"] == pytest.approx(96 * 64 / (32 * 2 * 64))
+    assert r.roofline.latency == 220  # DDR -> ... -> SFU -> ... -> DDR
+    assert r.roofline_cycles == 3 + 220
+    assert (r.roofline.bound, r.binding_resource) == ("memory", "DDR -> MNILU")
     assert r.seconds == pytest.approx(r.cycles * 1e-9)
     assert 0 < r.efficiency <= 1
+    assert r.summary()["binding_resource"] == "DDR -> MNILU"
+
+
+def test_the_bound_counts_compulsory_bytes_not_moved_ones() -> None:
+    # bias_add adds a 1 x 256 bias row to each of 128 rows: today's schedule loads it for
+    # every row, 128 times; the bound counts it once
+    path = EXAMPLES / "bias_add.mlir"
+    r = run_kernel(path.read_text(), str(path), "spyre", ("Y",))[0]
+    x, b, y = 128 * 256 * 2, 256 * 2, 128 * 256 * 2
+    assert r.bytes_per_datapath["DDR->DMA_IN"] == x + 128 * b
+    assert r.memory_ports["DDR"][0] == x + 128 * b + y
+    ddr = next(t for t in r.roofline.terms if t.resource.name == "DDR")
+    assert ddr.amount == x + b + y
+    assert ddr.latency == 0  # 512 cycles of writes (and more of reads) overlap the trip
+    assert r.roofline_cycles == -(-(x + b + y) // 128) == 1028
+    assert r.cycles >= r.roofline_cycles
+
+
+def test_no_bound_without_the_work() -> None:
+    path = EXAMPLES / "add_96x64.mlir"
+    r = run_kernel(path.read_text(), str(path), "spyre")[0]
+    assert (r.roofline, r.roofline_cycles, r.efficiency, r.binding_resource) == \
+        (None, None, None, None)
+    assert r.summary()["bound"] is None
 
 
 def test_unit_stats(add_run) -> None:

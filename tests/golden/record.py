@@ -3,8 +3,9 @@ nothing changed (issue 10: "a test compares against results recorded before the 
 
 For each case (the supported example kernels on every shipped device, and a fixed set of
 random element-wise kernels) it stores the kernel text, the DataflowIR in custom and generic
-form, the scheduled ScheduleIR, and the emulation: cycles, roofline, per-unit statistics,
-bytes per datapath and per link, events, warnings and the SHA-256 of every output buffer.
+form, the scheduled ScheduleIR, and the emulation: cycles, the bound and its binding
+resource, per-unit statistics, bytes per datapath, per link and per shared memory, events,
+warnings and the SHA-256 of every output buffer.
 
     python -m tests.golden.record          # rewrites tests/golden/recorded/*.json.gz
 """
@@ -87,7 +88,8 @@ def observe(text: str, device: str, tmp: Path) -> dict:
         "ktdf_generic": generic(ktdf),
         "match": report.match,
         "cycles": em.cycles,
-        "roofline": [em.roofline.memory_cycles, em.roofline.compute_cycles],
+        "roofline": [em.roofline_cycles, em.binding_resource],
+        "bytes_per_memory": {k: n for k, (n, _) in sorted(em.memory_ports.items())},
         "events": em.events,
         "warnings": list(em.warnings),
         "bytes_per_datapath": dict(em.bytes_per_datapath),

@@ -34,6 +34,8 @@ class DeviceSpec:
     dma: bool
     bytes_per_cycle: int | None
     clock_ghz: float | None
+    memory_bytes_per_cycle: int | None = None  # the global memory's own, shared bandwidth
+    max_outstanding: int | None = None  # on the units that move data
 
     @property
     def max_cores(self) -> int | None:
@@ -50,7 +52,9 @@ class DeviceSpec:
         attrs = [f"ktdf_arch.clock_ghz = {self.clock_ghz!r}"] if self.clock_ghz else []
         out = [f"ktdf_arch.device @{self.name}"
                + (f" attributes {{{', '.join(attrs)}}}" if attrs else "") + " {",
-               f'  %gm = memory {{kind = "{GLOBAL}", size = {self.global_size}}}']
+               f'  %gm = memory {{kind = "{GLOBAL}", size = {self.global_size}'
+               + (f", ktdf_arch.bytes_per_cycle = {self.memory_bytes_per_cycle}"
+                  if self.memory_bytes_per_cycle else "") + "}"]
         for c in range(self.cores):
             ident = f" @core{c}" if self.cores > 1 else ""
             out.append(f'  group{ident} {{kind = "core"}} share(%gm) {{')
@@ -64,14 +68,20 @@ def _link(src: str, dst: str, types: str, attrs: str = "") -> str:
     return f"datapath {attrs + ' ' if attrs else ''}{src} to {dst} : {types}"
 
 
+def _outstanding(spec: DeviceSpec) -> str:
+    n = spec.max_outstanding
+    return f"ktdf_arch.max_outstanding = {n}, " if n else ""
+
+
 def _core_body(spec: DeviceSpec) -> list[str]:
     bpc = f"{{ktdf_arch.bytes_per_cycle = {spec.bytes_per_cycle}}}" if spec.bytes_per_cycle else ""
     lines = [f'%sp = memory {{kind = "{SCRATCHPAD}", size = {spec.scratchpad_size}}}']
+    mo = _outstanding(spec)
     if spec.dma:
         lines += [
-            f'%dl = exec_unit {{kind = "{DMA_LOAD}", ktdf_arch.features = {{ktdf_arch.feature.load = '
-            '{word_size = #ktdf_arch.map<"GM" = 64, "SP" = 64>}}}',
-            f'%ds = exec_unit {{kind = "{DMA_STORE}", ktdf_arch.features = '
+            f'%dl = exec_unit {{kind = "{DMA_LOAD}", {mo}ktdf_arch.features = '
+            '{ktdf_arch.feature.load = {word_size = #ktdf_arch.map<"GM" = 64, "SP" = 64>}}}',
+            f'%ds = exec_unit {{kind = "{DMA_STORE}", {mo}ktdf_arch.features = '
             '{ktdf_arch.feature.store}}',
             _link("%gm", "%dl", "memory, exec_unit", bpc),
             _link("%dl", "%sp", "exec_unit, memory", bpc),
@@ -101,8 +111,11 @@ def _corelet_body(spec: DeviceSpec) -> list[str]:
         lines = [f"%cu = {unit}"]
     fifo = f"{{ktdf_arch.features = {{ktdf_arch.feature.queue = {{depth = {spec.fifo_depth}, ordered}}}}}}"
     src = "%sp" if spec.dma else "%gm"
-    lines += [f'%lu = exec_unit {{kind = "{LOAD}", ktdf_arch.features = {{ktdf_arch.feature.load}}}}',
-              f'%su = exec_unit {{kind = "{STORE}", ktdf_arch.features = {{ktdf_arch.feature.store}}}}',
+    mo = _outstanding(spec)
+    lines += [f'%lu = exec_unit {{kind = "{LOAD}", {mo}ktdf_arch.features = '
+              "{ktdf_arch.feature.load}}",
+              f'%su = exec_unit {{kind = "{STORE}", {mo}ktdf_arch.features = '
+              "{ktdf_arch.feature.store}}",
               _link(src, "%lu", "memory, exec_unit", fifo),
               _link("%lu", "%cu", "exec_unit, exec_unit", fifo),
               _link("%cu", "%su", "exec_unit, exec_unit", fifo),
@@ -124,7 +137,8 @@ def device_specs(draw, *, cores=st.integers(1, 3), corelets=st.integers(1, 4),
                  registers=st.booleans(), timing=st.booleans()) -> DeviceSpec:
     """A random well-formed device. `lanes` draws the f16 SIMD width (f32 gets half when a coin
     says so); `registers` whether the compute unit has a register memory; `timing` whether
-    clock and link bandwidths are written (else the defaults apply)."""
+    clock, link bandwidths, a shared bandwidth of the global memory and the transfers in flight
+    of the data-moving units are written (else the defaults apply)."""
     f16 = draw(_st(lanes))
     lane_map = {"f16": f16}
     if f16 > 1 and draw(st.booleans()):
@@ -137,4 +151,6 @@ def device_specs(draw, *, cores=st.integers(1, 3), corelets=st.integers(1, 4),
         register_size=draw(_st(sizes)) if draw(_st(registers)) else None,
         fifo_depth=draw(_st(depths)), lanes=lane_map, dma=draw(_st(dma)),
         bytes_per_cycle=draw(st.integers(1, 1024)) if timed else None,
-        clock_ghz=draw(st.sampled_from([0.5, 1.0, 1.25, 2.0])) if timed else None)
+        clock_ghz=draw(st.sampled_from([0.5, 1.0, 1.25, 2.0])) if timed else None,
+        memory_bytes_per_cycle=draw(st.sampled_from([None, 16, 128, 4096])) if timed else None,
+        max_outstanding=draw(st.sampled_from([None, 1, 2, 8])) if timed else None)

@@ -1,0 +1,244 @@
+"""What a KTIR kernel must do whatever its schedule (shared/spec/arch.md §8), for the bound
+`ktir run` reports: its compulsory traffic (every buffer it reads, read once from the memory
+it lives in; every buffer it writes, written once) and its element operations, on the cores
+its grid uses.
+
+The buffers and their sizes come from the reference interpreter's argument plan and the
+buffers its run wrote; whether a buffer is read is seen in the kernel (a `ktdp.load` reaches
+it through its views and tiles). Element operations are counted in the kernel: each
+arithmetic op on tensors counts its elements, a `linalg` op the points of its iteration space
+times the arithmetic ops of its body, a matmul M x N x K; data movement (loads, stores,
+copies, broadcasts, fills) counts none. An op runs once per tile and loop iteration that
+reaches it: the interpreter's address probe (ktir/interpreter/probe.py) enumerates the
+iterations of loops whose bounds depend on the tile, constants and scalar arguments; a loop it
+cannot enumerate counts one iteration (which keeps the bound a lower bound), and an `scf.if`
+counts its cheaper branch.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import numpy as np
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IntegerAttr, ShapedType, TensorType
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr
+
+from arch_descriptions.model import Device, Work
+from ktir.interpreter.probe import AddressProbe, NotEvaluable
+
+if TYPE_CHECKING:
+    from xdsl.dialects.func import FuncOp
+
+    from ktir.interpreter.arguments import ArgumentSpec
+
+# linalg ops that move data and compute nothing
+_MOVES = frozenset({"linalg.fill", "linalg.copy", "linalg.broadcast", "linalg.transpose",
+                    "linalg.yield", "linalg.index"})
+_MATMULS = frozenset({"linalg.matmul", "linalg.batch_matmul", "linalg.matvec",
+                      "linalg.vecmat", "linalg.batch_matvec", "linalg.dot"})
+_FREE = frozenset({"arith.constant", "linalg.yield", "linalg.index"})
+
+
+def kernel_work(fn: FuncOp, specs: Iterable[ArgumentSpec], written: Iterable[str],
+                grid: tuple[int, ...], device: Device) -> Work:
+    """The compulsory work of kernel `fn` on `device`, with the argument plan `specs` (the
+    reference interpreter's) and the names of the buffers its run wrote."""
+    tiles = math.prod(grid) if grid else 1
+    written = set(written)
+    reads: dict[str, int] = {}
+    writes: dict[str, int] = {}
+    for spec in specs:
+        if spec.kind != "pointer" or spec.elem is None:
+            continue
+        memory = device.memory_for_space("global" if spec.memory == "global" else "ct_local")
+        nbytes = spec.count * spec.elem.itemsize
+        if _is_loaded(fn.args[spec.index]):
+            reads[memory] = reads.get(memory, 0) + nbytes
+        if spec.name in written:
+            writes[memory] = writes.get(memory, 0) + nbytes
+    scalars = {fn.args[s.index]: s.value for s in specs if s.kind == "scalar"}
+    pointers = {fn.args[s.index] for s in specs if s.kind == "pointer"}
+    return Work(reads, writes, element_ops(fn, grid, scalars, pointers), tiles)
+
+
+def _is_loaded(arg: SSAValue) -> bool:
+    """Whether a `ktdp.load` whose data is used reads through `arg` (its views, tiles,
+    loop-carried copies)."""
+    return any(op.name == "ktdp.load" and _reaches_a_sink(op.results[0])
+               for op in _forward(arg, stop_at_loads=True))
+
+
+def _reaches_a_sink(value: SSAValue) -> bool:
+    """Whether `value` flows into an op with an effect (a store, or any op without results
+    that is not a terminator), not only into dead computations."""
+    return any(not op.results and op.name not in _TERMINATORS
+               for op in _forward(value, stop_at_loads=False))
+
+
+_TERMINATORS = frozenset({"scf.yield", "linalg.yield", "func.return", "affine.yield",
+                          "ktdp.region_terminator", "tensor.yield"})
+
+
+def _forward(value: SSAValue, stop_at_loads: bool) -> list[Operation]:
+    """The ops `value` flows into: through results, loop-carried block arguments, and the
+    results of the op a yield ends (with `stop_at_loads`, not past a `ktdp.load`: its
+    result is data, not the buffer)."""
+    seen: set[SSAValue] = set()
+    ops: list[Operation] = []
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        for use in v.uses:
+            op = use.operation
+            ops.append(op)
+            if stop_at_loads and op.name == "ktdp.load":
+                continue
+            if isinstance(op, scf.ForOp) and use.index >= 3:  # an iter_arg
+                todo.append(op.body.block.args[use.index - 2])
+                todo.append(op.results[use.index - 3])
+            elif op.name in ("scf.yield", "affine.yield") and op.parent_op() is not None:
+                parent = op.parent_op()
+                assert parent is not None
+                if use.index < len(parent.results):
+                    todo.append(parent.results[use.index])
+                if isinstance(parent, scf.ForOp):
+                    todo.append(parent.body.block.args[1 + use.index])
+            todo.extend(op.results)
+    return ops
+
+
+def element_ops(fn: FuncOp, grid: tuple[int, ...] = (1,),
+                scalars: dict[SSAValue, object] | None = None,
+                pointers: Iterable[SSAValue] = ()) -> dict[str, int]:
+    """Element operations per element type ("f16") of one run of `fn` on `grid`, with the
+    values of its scalar arguments (`scalars`, for loop bounds) and its buffer arguments."""
+    counter = _Counter(AddressProbe(fn, grid, dict(scalars or {}), set(pointers)),
+                       math.prod(grid) if grid else 1)
+    return {t: n for t, n in counter.block(fn.body.block, ()).items() if n}
+
+
+def _add(into: dict[str, int], more: dict[str, int], times: int = 1) -> None:
+    for t, n in more.items():
+        into[t] = into.get(t, 0) + n * times
+
+
+class _Counter:
+    """Counts element operations of a block run inside a chain of loops."""
+
+    def __init__(self, probe: AddressProbe, tiles: int):
+        self.probe = probe
+        self.tiles = tiles
+        self._runs: dict[tuple[scf.ForOp, ...], int] = {}
+
+    def runs(self, loops: tuple[scf.ForOp, ...]) -> int:
+        """How often the body of the innermost of `loops` (nested, outermost first) runs,
+        over every tile: the probe's valid iterations, else one per unevaluable loop."""
+        got = self._runs.get(loops)
+        if got is None:
+            got = self._runs[loops] = self._count(loops)
+        return got
+
+    def _count(self, loops: tuple[scf.ForOp, ...]) -> int:
+        p = self.probe
+        shape = [1] * p.ndim
+        shape[0] = self.tiles
+        valid = np.ones([1] * p.ndim, dtype=bool)
+        for lp in loops:
+            try:
+                iv = p.eval(lp.body.block.args[0])
+            except NotEvaluable:
+                return self.runs(loops[:-1]) * (_trips(loops[-1]) if lp is loops[-1]
+                                                else 1) if len(loops) > 1 or lp is loops[-1] \
+                    else self.tiles
+            valid = valid & iv.valid
+            axis = p.axis[lp]
+            shape[axis] = max(shape[axis], np.shape(iv.value)[axis])
+        return int(np.broadcast_to(valid, shape).sum())
+
+    def block(self, block: Block, loops: tuple[scf.ForOp, ...]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for op in block.ops:
+            if isinstance(op, scf.ForOp):
+                _add(out, self.block(op.body.block, (*loops, op)))
+            elif isinstance(op, scf.IfOp):
+                branches = [self.block(r.block, loops) for r in op.regions if r.blocks]
+                if len(branches) == 2:
+                    _add(out, min(branches, key=lambda c: sum(c.values())))
+            elif op.name.startswith("linalg."):
+                _add(out, _linalg(op), self.runs(loops))
+            elif op.name.startswith(("arith.", "math.")) and op.name not in _FREE:
+                for r in op.results:
+                    if isinstance(r.type, TensorType):
+                        _add(out, {_elem(r.type): _numel(r.type)}, self.runs(loops))
+            else:
+                for region in op.regions:
+                    for b in region.blocks:
+                        _add(out, self.block(b, loops))
+        return out
+
+
+def _trips(op: scf.ForOp) -> int:
+    bounds = [_constant(v) for v in (op.lb, op.ub, op.step)]
+    if None in bounds or not bounds[2]:
+        return 1
+    lb, ub, step = bounds  # type: ignore[misc]
+    return max(0, -(-(ub - lb) // step))
+
+
+def _constant(v: SSAValue) -> int | None:
+    op = v.owner
+    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
+        return op.value.value.data
+    return None
+
+
+def _elem(t: ShapedType) -> str:
+    return str(t.get_element_type())  # type: ignore[attr-defined]
+
+
+def _numel(t: ShapedType) -> int:
+    return math.prod(d for d in t.get_shape() if d > 0)
+
+
+def _linalg(op: Operation) -> dict[str, int]:
+    if op.name in _MOVES:
+        return {}
+    tensors = [v.type for v in (*op.operands, *op.results) if isinstance(v.type, TensorType)]
+    if not tensors:
+        return {}
+    if op.name in _MATMULS:  # one multiply-accumulate per output element and step of K
+        out = tensors[-1]
+        return {_elem(out): _numel(out) * max(tensors[0].get_shape()[-1], 1)}
+    body = [o for r in op.regions for b in r.blocks for o in b.ops if o.name not in _FREE]
+    if not op.regions:  # a named element-wise op (linalg.add, linalg.exp, ...)
+        out = tensors[-1]
+        return {_elem(out): _numel(out)}
+    points = _points(op, tensors)
+    counts: dict[str, int] = {}
+    for o in body:
+        for r in o.results:
+            counts[str(r.type)] = counts.get(str(r.type), 0) + points
+    return counts
+
+
+def _points(op: Operation, tensors: Iterable[ShapedType]) -> int:
+    """The points of a structured op's iteration space: its loop sizes from the operands'
+    shapes through `indexing_maps`, else its largest operand."""
+    maps = op.attributes.get("indexing_maps") or op.properties.get("indexing_maps")
+    shaped = [v.type for v in op.operands if isinstance(v.type, ShapedType)]
+    sizes: dict[int, int] = {}
+    if maps is not None and len(maps.data) == len(shaped):  # type: ignore[attr-defined]
+        for m, t in zip(maps.data, shaped, strict=True):  # type: ignore[attr-defined]
+            for e, d in zip(m.data.results, t.get_shape(), strict=False):
+                if isinstance(e, AffineDimExpr) and d > 0:
+                    sizes[e.position] = d
+    if sizes:
+        return math.prod(sizes.values())
+    return max((_numel(t) for t in tensors), default=0)

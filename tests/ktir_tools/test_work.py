@@ -1,0 +1,87 @@
+"""What a kernel must do (ktir_tools/work.py): the buffers it reads and writes, once each, and
+its element operations, counted in the kernel over every tile and loop iteration."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from arch_descriptions.model import load_device
+from ktir.context import load_module, parse_module
+from ktir.interpreter import plan_arguments
+from ktir.interpreter.arguments import kernel_grid_of
+from ktir.interpreter.runner import select_kernel
+from ktir_tools.work import element_ops, kernel_work
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "kernels"
+
+
+def work(kernel: str, written: list[str], args: dict[str, str] | None = None,
+         device: str = "spyre"):
+    fn = select_kernel(load_module(EXAMPLES / f"{kernel}.mlir"))
+    return kernel_work(fn, plan_arguments(fn, args or {}), written, kernel_grid_of(fn),
+                       load_device(device))
+
+
+def test_elementwise_examples() -> None:
+    w = work("add_96x64", ["C"])
+    assert (w.reads, w.writes, w.element_ops, w.cores) == \
+        ({"DDR": 2 * 96 * 64 * 2}, {"DDR": 96 * 64 * 2}, {"f16": 96 * 64}, 32)
+    # the bias row is read once, whatever the schedule; its broadcast computes nothing
+    w = work("bias_add", ["Y"])
+    assert (w.reads, w.element_ops) == ({"DDR": (128 * 256 + 256) * 2}, {"f16": 128 * 256})
+    # a generic body of two ops, on every point
+    assert work("eltwise_chain", ["D"]).element_ops == {"f16": 2 * 64 * 128}
+    assert work("mul_max", ["Z"]).element_ops == {"f16": 2 * 32 * 192}
+    assert work("add_96x64", ["C"], device="sample_device").reads == {"DDR": 2 * 96 * 64 * 2}
+
+
+def test_loops_count_every_iteration_of_every_tile() -> None:
+    # each of 32 tiles walks rows tile, tile + 32, ... < M: max, sub, exp, sum, div per element
+    w = work("softmax", ["Y"], {"M": "4096"})
+    assert w.element_ops == {"f16": 5 * 4096 * 1024}
+    assert (w.reads, w.writes) == ({"DDR": 4096 * 1024 * 2}, {"DDR": 4096 * 1024 * 2})
+    # K / 128 steps of a 32 x 512 x 128 matmul on each of 2 x 16 tiles: M x N x K in all
+    assert work("matmul", ["C"], {"K": "1024"}).element_ops == {"f16": 64 * 8192 * 1024}
+
+
+KERNEL = """
+func.func @k(%X: index, %Y: index, %n: index) attributes {grid = [4]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %id = ktdp.get_compute_tile_id : index
+  %t = tensor.empty() : tensor<8x64xf16>
+  scf.for %i = %c0 to %c3 step %c1 {
+    scf.for %j = %id to %n step %c1 {
+      %a = arith.addf %t, %t : tensor<8x64xf16>
+    }
+  }
+  %f = arith.extf %t : tensor<8x64xf16> to tensor<8x64xf32>
+  %g = math.exp %f : tensor<8x64xf32>
+  return
+}
+"""
+
+
+@pytest.mark.parametrize(("n", "bound"), [(6, True), (None, False)])
+def test_trip_counts_depend_on_the_tile_and_the_arguments(n: int | None, bound: bool) -> None:
+    fn = select_kernel(parse_module(KERNEL, "k.mlir"))
+    scalars = {fn.args[2]: n} if bound else {}
+    ops = element_ops(fn, (4,), scalars, fn.args[:2])
+    # the inner loop runs n - id times on tile id: 6 + 5 + 4 + 3, three times over; unknown
+    # n: one iteration (a lower bound)
+    inner = 3 * (6 + 5 + 4 + 3) if bound else 3 * 4
+    assert ops == {"f16": inner * 8 * 64, "f32": 2 * 4 * 8 * 64}
+
+
+def test_a_buffer_whose_loaded_data_is_dead_is_not_compulsory() -> None:
+    from tests.strategies.kernels import ElementwiseSpec, elementwise_kernel
+
+    # three inputs loaded, only the first used (out = in0 + in0): the schedule drops the
+    # other loads, and so does the bound
+    spec = ElementwiseSpec(8, 64, 8, (("add", 0, 0),), 3, False, "named")
+    fn = select_kernel(parse_module(elementwise_kernel(spec), "k.mlir"))
+    w = kernel_work(fn, plan_arguments(fn), ["out"], kernel_grid_of(fn), load_device("spyre"))
+    assert (w.reads, w.writes) == ({"DDR": 8 * 64 * 2}, {"DDR": 8 * 64 * 2})
