@@ -69,7 +69,7 @@ class ScalarOp:
 
 # ---- element types ---------------------------------------------------------------------------
 
-ELEMENT_TYPES = ("f16", "bf16", "f32", "!spyreop.df16", "i1", "i8", "i16", "i32")
+ELEMENT_TYPES = ("f16", "bf16", "f32", "i1", "i8", "i16", "i32")
 
 
 def element_of(t: Attribute) -> Attribute:
@@ -77,7 +77,7 @@ def element_of(t: Attribute) -> Attribute:
 
 
 def element_reason(op: Operation) -> str | None:
-    """Element types the compute unit's vectors carry: floats f16/bf16/f32/df16, integers
+    """Element types the compute unit's vectors carry: floats f16/bf16/f32, integers
     i1 (masks) to i32; `index` only as a scalar (index arithmetic feeding a splat)."""
     for v in (*op.operands, *op.results):
         e = element_of(v.type)
@@ -388,6 +388,16 @@ def structural_reason(op: Operation) -> str | None:
     return None
 
 
+_TENSOR_REASONS = {
+    "tensor.insert_slice": " (each stored element is computed from loaded elements; a slice "
+                           "written over another value needs per-lane masks)",
+    "tensor.insert": " (a single element written over another value needs per-lane masks)",
+    "tensor.generate": " (values computed from their indices)",
+    "tensor.pad": " (padding needs per-lane masks)",
+    "tensor.concat": " (each stored element is computed from loaded elements of one place)",
+}
+
+
 def unsupported(op: Operation) -> str | None:
     """Why an op of the compute dialects is outside what the scheduler lowers, or None."""
     if op.name in STRUCTURAL:
@@ -401,7 +411,8 @@ def unsupported(op: Operation) -> str | None:
         return (f"no DataflowIR lowering yet (supported element-wise ops: "
                 f"{supported_list()})")
     if op.dialect_name() == "tensor":
-        return f"'{op.name}' in compute: {_NOT_YET}"
+        why = _TENSOR_REASONS.get(op.name, "")
+        return f"'{op.name}' in compute{why}: {_NOT_YET}"
     return scalar_reason(op)
 
 

@@ -176,6 +176,7 @@ class _Types(dict):
             return f"dense<{value}> : {self[elt]}" if self.tensor else f"{value} : {elt}"
         sel = key.startswith("sel_")
         elt = key[4:] if sel else key
+        elt = "!spyreop.df16" if elt == "df16" else elt  # `{df16}`: "!" cannot start a field
         if not self.tensor:
             return elt
         t = f"tensor<{'x'.join(map(str, self.tile))}x{elt}>"
@@ -255,3 +256,74 @@ def typed_kernel(s: TypedSpec) -> str:
     lines.append("  return")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+_TYPED_UNARY = {"float": ("arith.negf", "math.exp", "math.exp2", "math.log", "math.log2",
+                          "math.sqrt", "math.rsqrt", "math.tanh", "math.erf", "math.absf",
+                          "math.sin", "math.cos", "math.floor", "math.ceil"),
+                "int": ()}
+_TYPED_BINARY = {"float": ("arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.remf",
+                           "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf",
+                           "math.powf"),
+                 "int": ("arith.addi", "arith.subi", "arith.muli", "arith.andi", "arith.ori",
+                         "arith.xori", "arith.maxsi", "arith.minsi", "arith.maxui",
+                         "arith.minui", "arith.shli", "arith.shrsi", "arith.shrui",
+                         "arith.divsi", "arith.divui", "arith.remsi", "arith.remui")}
+_TYPED_COMPARE = {"float": ("arith.cmpf", ("oeq", "ogt", "oge", "olt", "ole", "one", "ord",
+                                           "ueq", "ugt", "uge", "ult", "ule", "une", "uno")),
+                  "int": ("arith.cmpi", ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule",
+                                         "ugt", "uge"))}
+# a round trip through another type: (there, back) casts
+_TYPED_ROUND_TRIP = {"f16": ("arith.extf", "f32", "arith.truncf"),
+                     "bf16": ("arith.extf", "f32", "arith.truncf"),
+                     "f32": ("arith.fptosi", "i32", "arith.sitofp"),
+                     "i8": ("arith.extsi", "i32", "arith.trunci"),
+                     "i16": ("arith.sitofp", "f32", "arith.fptosi"),
+                     "i32": ("arith.trunci", "i8", "arith.extsi")}
+
+
+@st.composite
+def typed_elementwise_specs(draw, types: tuple[str, ...] = ("f16", "bf16", "f32", "i8", "i16",
+                                                             "i32")) -> TypedSpec:
+    """Random `TypedSpec`s: an element type, a view of rank 1 to 4 split over 1, 2 or 4 tiles,
+    and a chain of its unary and binary ops, compare-and-select and cast round trips, in a
+    `linalg.generic` or on tensors. Integer divisors are made odd (never zero)."""
+    t = draw(st.sampled_from(types))
+    kind = "int" if t.startswith("i") else "float"
+    grid = draw(st.sampled_from([1, 2, 4]))
+    rank = draw(st.integers(1, 4))
+    inner = [draw(st.sampled_from([1, 2, 3])) for _ in range(rank - 2)]
+    last = draw(st.sampled_from([32, 64, 128]))
+    shape = (grid * draw(st.integers(1, 3)), *inner, last) if rank > 1 else (grid * last,)
+    n_inputs = draw(st.integers(1, 3))
+    values = [f"%a{i}" for i in range(n_inputs)]
+    body: list[str] = []
+    if kind == "int":
+        body.append(f"%one = arith.constant {{lit_{t}_1}}")
+    for k in range(draw(st.integers(1, 4))):
+        x, y = draw(st.sampled_from(values)), draw(st.sampled_from(values))
+        choice = draw(st.sampled_from(["unary", "binary", "select", "round"]
+                                      if _TYPED_UNARY[kind] else ["binary", "select", "round"]))
+        v = f"%v{k}"
+        if choice == "unary":
+            body.append(f"{v} = {draw(st.sampled_from(_TYPED_UNARY[kind]))} {x} : {{{t}}}")
+        elif choice == "binary":
+            op = draw(st.sampled_from(_TYPED_BINARY[kind]))
+            if op.split(".")[1] in ("divsi", "divui", "remsi", "remui"):
+                body.append(f"%d{k} = arith.ori {y}, %one : {{{t}}}")
+                y = f"%d{k}"
+            body.append(f"{v} = {op} {x}, {y} : {{{t}}}")
+        elif choice == "select":
+            cmp, preds = _TYPED_COMPARE[kind]
+            body.append(f"%c{k}x = {cmp} {draw(st.sampled_from(preds))}, {x}, {y} : {{{t}}}")
+            body.append(f"{v} = arith.select %c{k}x, {x}, {y} : {{sel_{t}}}")
+        else:
+            there, mid, back = _TYPED_ROUND_TRIP[t]
+            body.append(f"%w{k} = {there} {x} : {{{t}}} to {{{mid}}}")
+            body.append(f"{v} = {back} %w{k} : {{{mid}}} to {{{t}}}")
+        values.append(v)
+    last_op = "arith.addf" if kind == "float" else "arith.xori"  # the result is named %r
+    body.append(f"%r = {last_op} {values[-1]}, {values[0]} : {{{t}}}")
+    form = draw(st.sampled_from(["generic", "tensor"]))
+    return TypedSpec(tuple([t] * n_inputs), t, tuple(body), shape=shape, grid=grid, form=form,
+                     name="random_typed")
