@@ -228,7 +228,7 @@ def _verify_cast(op: Operation) -> None:
     src, dst = op.operands[0].type, op.results[0].type
     if isinstance(src, TensorType) != isinstance(dst, TensorType) or (
             isinstance(src, TensorType) and src.get_shape() != dst.get_shape()):  # type: ignore
-        raise VerifyException(f"'{op.name}' casts between types of one shape, got {src} and "
+        raise VerifyException(f"casts between types of one shape, got {src} and "
                               f"{dst}")
     a, b = _element(src), _element(dst)
     if op.name == "arith.index_cast":
