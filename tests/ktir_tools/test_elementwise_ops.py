@@ -48,7 +48,10 @@ def inputs_for(spec: TypedSpec) -> dict[str, np.ndarray]:
     for i, elt in enumerate(spec.inputs):
         shape = spec.in_shapes[i] if spec.in_shapes else spec.shape
         n = int(np.prod(shape))
-        v = _ints(n, int(elt[1:]), i) if elt.startswith("i") else _floats(n, i)
+        if elt == "i1":
+            v = (_ints(n, 8, i) & 1).astype(np.bool_)
+        else:
+            v = _ints(n, int(elt[1:]), i) if elt.startswith("i") else _floats(n, i)
         out[f"in{i}"] = v.reshape(shape)
     return out
 
@@ -232,6 +235,12 @@ def _moves() -> list:
                                                  "%s = tensor.splat %kf : {f16}",
                                                  "%r = arith.addf %a0, %s : {f16}"),
                                grid=2, form="tensor", name="tile_id"), id="tile-id-scalar"),
+        s("mask-stored", ("f16", "f16"), "i1", ["%r = arith.cmpf olt, %a0, %a1 : "
+                                                "tensor<4x64xf16>"]),
+        s("mask-loaded", ("i1", "f16", "f16"), "f16", [
+            f"%r = arith.select %a0, %a1, %a2 : tensor<4x64xi1>, {t}"]),
+        s("mask-logic", ("i1", "i1"), "i1", ["%x = arith.xori %a0, %a1 : tensor<4x64xi1>",
+                                             "%r = arith.andi %x, %a1 : tensor<4x64xi1>"]),
         s("rank-1", ("f16", "f16"), "f16", ["%r = arith.addf %a0, %a1 : tensor<256xf16>"],
           shape=(256,)),
         s("rank-3", ("bf16", "bf16"), "bf16",

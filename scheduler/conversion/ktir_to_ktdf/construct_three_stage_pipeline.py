@@ -173,7 +173,7 @@ class _Builder:
         names = {str(self.group.element_type(n)) for n in self.group.nodes()}
         names |= {str(acc.element_type) for acc, _ in self.group.outputs}
         names -= {"i1", "i64", "index"}
-        return min(self.device.vector_lanes(t) for t in sorted(names))
+        return min(self.device.vector_lanes(t) for t in sorted(names or {"i8"}))  # i1: bytes
 
     def build(self) -> None:
         group = self.group
