@@ -141,8 +141,7 @@ class Run:
             if unit is None:
                 table.append((2.0, 1.0, label, i))
                 continue
-            rate = unit.lanes_per_cycle.get(elem) or max(unit.lanes_per_cycle.values(),
-                                                         default=n)
+            rate = unit.elements_per_cycle(elem) if unit.lanes_per_cycle else n
             ivl = unit.op_interval.get(cls, 1) * max(1, math.ceil(n / rate))
             table.append((float(unit.op_latency.get(cls, 2)), float(ivl), label, i))
         return table

@@ -127,7 +127,7 @@ def _vector_op(g: Gen, op: Operation) -> None:
 for _name in ("binary", "multiply", "multiply_and_accumulate", "element_wise_compare",
               "element_wise_selection", "fast_exp", "floor", "neg", "rec_estimate",
               "ln_estimate", "rsqrt_estimate", "exp_estimate", "sigmoid_estimate",
-              "tanh_estimate", "cast", "constant_bitstream", "shuffle", "rotate",
+              "tanh_estimate", "cast", "lane_function", "constant_bitstream", "shuffle", "rotate",
               "scan_with_gap", "create_affine_mask"):
     handles(f"vectorchain.{_name}")(_vector_op)
 

@@ -1,10 +1,16 @@
 """Vector numerics of the `vectorchain` ops (shared/spec/dataflow-ir.md §4, §7 E11).
 
 Vectors are 1-D numpy arrays in the element type's compute dtype (ktir.interpreter.dtypes:
-f16 -> float16, bf16 and df16 -> float32 carrier values, iN -> intN, i1 -> bool). Every lane is
-computed exactly (float64, or natively where numpy's own rounding is a single correct rounding
-from an exact result: f16/f32 add, sub, mul, min, max) and rounded once to the result type
-(round to nearest even); integers wrap. Estimates are evaluated exactly, then rounded.
+f16 -> float16, bf16 and df16 -> float32 carrier values, iN -> intN, i1 -> bool). Each op that
+an element-wise KTIR op lowers to evaluates its lanes with that op's definition in
+ktir.semantics, the one the reference interpreter uses for tensors, so that results match it
+bit for bit: binary add/sub/mul/min/max, `neg`, `floor`, `cast` and `lane_function` "div",
+"sqrt", ... are correctly rounded (rounded once to the result type, nearest even; integers
+wrap); the transcendental ones (`fast_exp`, `ln_estimate`, `rsqrt_estimate`, `tanh_estimate`,
+`sigmoid_estimate`, `rec_estimate`, `lane_function` "exp2", "erf", ...) are evaluated in
+float32 (float64 for f64 lanes) and rounded once, as the reference evaluates them: within a few
+float32 ulps of the exact function, not necessarily its correctly rounded value. Ops no KTIR op
+lowers to (`mul_div2`, `multiply`, `scan_with_gap`) are computed exactly and rounded once.
 
 `vector_kernel(op)` turns one op into a Python callable over the operand arrays plus its
 latency class (arch.md §8); the code generator calls it once per op site. Masked-off lanes of
@@ -24,9 +30,10 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation
 
-from emulator.errors import UnsupportedOpError
+from emulator.errors import RuntimeFault, UnsupportedOpError
 from ktir import affine
 from ktir.interpreter.dtypes import ElemType, UnsupportedType, elem_type
+from ktir.semantics import DIVISIONS, convert, float_function, int_function
 from spyrecode.dialects.dataflow_types import element_type, lanes
 
 Kernel = Callable[..., np.ndarray]
@@ -66,23 +73,19 @@ def _exact(x: np.ndarray) -> np.ndarray:
     return x.astype(np.float64) if x.dtype.kind == "f" else x.astype(np.int64)
 
 
-_ARITH = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "min": np.minimum,
-          "max": np.maximum}
+# binary operators that are the interpreter's tensor ops (ktir.semantics.FLOAT_FUNCTIONS)
+_FLOAT_BINARY = {"add": "add", "sub": "sub", "mul": "mul", "min": "minimum", "max": "maximum"}
+_INT_BINARY = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "min": np.minimum,
+               "max": np.maximum}
 _LOGIC = {"and0": lambda a, b: a & b, "or0": lambda a, b: a | b,
           "xnor": lambda a, b: ~(a ^ b), "and_not": lambda a, b: a & ~b}
-_EXACT = {"abs_min": lambda a, b: np.minimum(np.abs(a), np.abs(b)),
-          "abs_max": lambda a, b: np.maximum(np.abs(a), np.abs(b)),
-          "mul_div2": lambda a, b: a * b / 2}
+_ABS = {"abs_min": lambda a, b: np.minimum(np.abs(a), np.abs(b)),
+        "abs_max": lambda a, b: np.maximum(np.abs(a), np.abs(b))}
 
 
 def binary_fn(name: str, et: ElemType, op: Operation | None = None) -> Kernel:
-    """`r = a <name> b` lane-wise, rounded once to `et`."""
-    if name in _ARITH and (_native(et) or not et.is_float):
-        uf = _ARITH[name]
-        if et.is_float:
-            return uf
-        rnd = rounder(et)
-        return lambda a, b: rnd(uf(_exact(a), _exact(b)))
+    """`r = a <name> b` lane-wise. Floats: add/sub/mul/min/max are the interpreter's tensor
+    ops (ktir.semantics, correctly rounded), abs_min/abs_max exact; integers wrap."""
     if name in _LOGIC:
         f = _LOGIC[name]
         if et.is_float:
@@ -97,30 +100,32 @@ def binary_fn(name: str, et: ElemType, op: Operation | None = None) -> Kernel:
                 return dec(r) if dec else r
             return logic
         return f
-    g = _ARITH.get(name) or _EXACT.get(name)
-    if g is None:
-        raise UnsupportedOpError(f"binary operator '{name}' is not supported", op=op)
-    rnd = rounder(et)
-    return lambda a, b: rnd(g(_exact(a), _exact(b)))
+    if et.is_float and name in _FLOAT_BINARY:
+        return float_function(_FLOAT_BINARY[name], et)
+    if not et.is_float and name in _INT_BINARY and et.width > 1:
+        g = _INT_BINARY[name]
+        return lambda a, b: g(a, b)
+    if name in _ABS:
+        g = _ABS[name]
+        rnd = et.round
+        return (lambda a, b: rnd(g(a, b))) if rnd is not None else g
+    if name == "mul_div2":
+        rnd = rounder(et)
+        return lambda a, b: rnd(_exact(a) * _exact(b) / 2)
+    raise UnsupportedOpError(f"binary operator '{name}' is not supported on {et.name}", op=op)
 
 
 _COMPARE = {"compare_eq": np.equal, "compare_neq": np.not_equal, "compare_lt": np.less,
             "compare_le": np.less_equal, "compare_gt": np.greater,
             "compare_ge": np.greater_equal}
 
-
-def _sigmoid(x: np.ndarray) -> np.ndarray:
-    with np.errstate(over="ignore"):
-        return 1.0 / (1.0 + np.exp(-x))
-
-
-_UNARY = {"vectorchain.fast_exp": np.exp, "vectorchain.exp_estimate": np.exp,
-          "vectorchain.floor": np.floor, "vectorchain.neg": np.negative,
-          "vectorchain.rec_estimate": lambda x: 1.0 / x,
-          "vectorchain.ln_estimate": np.log,
-          "vectorchain.rsqrt_estimate": lambda x: 1.0 / np.sqrt(x),
-          "vectorchain.sigmoid_estimate": _sigmoid,
-          "vectorchain.tanh_estimate": np.tanh}
+# the unary ops and the function of ktir.semantics.FLOAT_FUNCTIONS each one evaluates (the
+# estimates with the reference's numerics, so that results match it bit for bit)
+_UNARY = {"vectorchain.fast_exp": "exp", "vectorchain.exp_estimate": "exp",
+          "vectorchain.floor": "floor", "vectorchain.neg": None,
+          "vectorchain.rec_estimate": "reciprocal", "vectorchain.ln_estimate": "log",
+          "vectorchain.rsqrt_estimate": "rsqrt", "vectorchain.sigmoid_estimate": "sigmoid",
+          "vectorchain.tanh_estimate": "tanh"}
 
 _CLASSES = {"vectorchain.binary": "simple", "vectorchain.neg": "simple",
             "vectorchain.floor": "simple", "vectorchain.cast": "simple",
@@ -135,34 +140,46 @@ _CLASSES = {"vectorchain.binary": "simple", "vectorchain.neg": "simple",
 def latency_class(op: Operation) -> str:
     if op.name == "vectorchain.binary":
         return "mul" if op.operator in ("mul", "mul_div2") else "simple"  # type: ignore
+    if op.name == "vectorchain.lane_function":
+        return op.latency_class  # type: ignore[attr-defined]
     if op.name in _UNARY and op.name not in ("vectorchain.floor", "vectorchain.neg"):
         return "transcendental"
     return _CLASSES.get(op.name, "simple")
 
 
 def unary_fn(op: Operation, src: ElemType, dst: ElemType) -> Kernel:
-    f = _UNARY[op.name]
-    rnd = rounder(dst)
-    if op.name == "vectorchain.neg" and not src.is_float:
-        return lambda x: rnd(-_exact(x))
+    name = _UNARY[op.name]
+    if not dst.is_float or src != dst:
+        if op.name == "vectorchain.neg" and not dst.is_float:
+            return lambda x: -x
+        raise UnsupportedOpError(f"'{op.name}' from {src.name} to {dst.name} is not "
+                                 "supported (float lanes of one type)", op=op)
+    if name is None:  # neg: exact
+        return lambda x: -x
+    return float_function(name, dst)
 
-    def unary(x: np.ndarray) -> np.ndarray:
-        with np.errstate(all="ignore"):
-            return rnd(f(x.astype(np.float64)))
-    return unary
+
+def lane_function_fn(op: Operation, et: ElemType) -> Kernel:
+    """`vectorchain.lane_function`: the function of ktir.semantics it names; an integer
+    division by zero is a runtime fault at the op."""
+    name = op.function_name  # type: ignore[attr-defined]
+    if et.is_float:
+        params = [p.value.data for p in op.parameter_values]  # type: ignore[attr-defined]
+        return float_function(name, et, params)
+    f = int_function(name)
+    if name not in DIVISIONS:
+        return f
+
+    def divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        if not b.all():
+            raise RuntimeFault("divides by zero")
+        return f(a, b)
+    return divide
 
 
 def cast_fn(src: ElemType, dst: ElemType) -> Kernel:
-    rnd = rounder(dst)
-    if dst.is_float or src.width == 1 or not src.is_float:
-        return lambda x: rnd(_exact(x))
-    lo, hi = (0, 1) if dst.width == 1 else (-(1 << (dst.width - 1)), (1 << (dst.width - 1)) - 1)
-
-    def to_int(x: np.ndarray) -> np.ndarray:
-        with np.errstate(invalid="ignore"):
-            y = np.nan_to_num(np.trunc(x.astype(np.float64)), nan=0.0)
-        return np.clip(y, lo, hi).astype(np.int64).astype(dst.compute)
-    return to_int
+    """`vectorchain.cast`: ktir.semantics.convert (integers read as signed)."""
+    return lambda x: convert(x, src, dst)
 
 
 def masked(fn: Kernel) -> Kernel:
@@ -280,6 +297,8 @@ def vector_kernel(op: Operation) -> tuple[Kernel, str]:
         fn = lambda c, a, b: rnd(np.where(c, a, b))  # noqa: E731
     elif name in _UNARY:
         fn = unary_fn(op, etype(op.operands[0].type, op), et)  # type: ignore[arg-type]
+    elif name == "vectorchain.lane_function":
+        fn = lane_function_fn(op, et)  # type: ignore[arg-type]
     elif name == "vectorchain.cast":
         fn = cast_fn(etype(op.operands[0].type, op), et)  # type: ignore[arg-type]
     elif name == "vectorchain.shuffle":

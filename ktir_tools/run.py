@@ -104,14 +104,17 @@ def compare(name: str, got: np.ndarray, want: np.ndarray, rtol: float = 0.0,
 def launch_args(specs, inputs: dict[str, np.ndarray], memory: str
                 ) -> tuple[list[Any], dict[str, list[tuple[int, np.ndarray]]]]:
     """The emulator's `args` and `memory_init` for the interpreter's argument plan: buffers
-    pass their element address and start in `memory` with their input data, scalars pass
-    their value."""
+    pass their element address and start in `memory` with their input data (bf16/df16 as
+    their 16-bit patterns), scalars pass their value."""
     argv: list[Any] = []
     init: list[tuple[int, np.ndarray]] = []
     for s in specs:
         if s.kind == "pointer":
             argv.append(s.address)
-            init.append((s.start, inputs[s.name]))
+            data = inputs[s.name]
+            if s.elem is not None and s.elem.encode is not None:
+                data = s.elem.encode(data)
+            init.append((s.start, data))
         else:
             argv.append(s.value)
     return argv, {memory: init}
@@ -172,7 +175,11 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
                        em, rtol=rtol, atol=atol)
     for name, want in ref.outputs.items():
         spec = next(s for s in ref.specs if s.name == name)
-        got = em.read(mem, spec.start, want.shape, want.dtype)
+        et = spec.elem
+        if et is not None and et.decode is not None:  # bf16/df16: 16-bit patterns in memory
+            got = et.decode(em.read(mem, spec.start, want.shape, et.storage))
+        else:
+            got = em.read(mem, spec.start, want.shape, want.dtype)
         report.outputs[name] = got
         report.checks.append(compare(name, got, want, rtol, atol))
     return report

@@ -84,7 +84,11 @@ class Unit:
         return self.can_load or self.can_store
 
     def elements_per_cycle(self, element_type: str) -> int:
-        return self.lanes_per_cycle.get(element_type, 1)
+        """`lanes_per_cycle[T]`; a type the map does not list completes as many elements as
+        fit the bits per cycle of the listed ones (1 when none is listed)."""
+        if element_type in self.lanes_per_cycle:
+            return self.lanes_per_cycle[element_type]
+        return _by_width(self.lanes_per_cycle, element_type) or 1
 
     def words(self, memory_kind: str) -> int:
         return self.word_size.get(memory_kind, 1)
@@ -177,13 +181,18 @@ class Device:
         return self._by_pair.get((src, dst))
 
     def vector_lanes(self, element_type: str) -> int:
-        """SIMD lanes of the compute unit for an element type name ("f16")."""
+        """SIMD lanes of the compute unit for an element type name ("f16"). A type that
+        `simd.lanes` does not list gets as many lanes as fit the widest listed vector
+        (lanes x bits): f32 on a unit of 64 f16 lanes has 32, i8 has 128."""
         unit = self.units[self.compute_kind]
-        if element_type not in unit.simd_lanes:
+        if element_type in unit.simd_lanes:
+            return unit.simd_lanes[element_type]
+        derived = _by_width(unit.simd_lanes, element_type)
+        if not derived:
             have = ", ".join(unit.simd_lanes) or "none"
             raise op_error(unit.op, f'compute unit "{unit.kind}" has no SIMD lanes for '
                                     f"{element_type} (feature.simd lanes: {have})")
-        return unit.simd_lanes[element_type]
+        return derived
 
     def memory_for_space(self, space: str) -> str:
         """The memory kind behind a KTIR memory space ("global" or "ct_local")."""
@@ -323,6 +332,25 @@ class Device:
         from arch_descriptions.model.roofline import round_trip
 
         return round_trip(self)
+
+
+_BITS = {"f16": 16, "bf16": 16, "!spyreop.df16": 16, "f32": 32, "f64": 64, "index": 64}
+
+
+def element_bits(name: str) -> int | None:
+    """Bits of an element type given by name ("f16", "i8"), None if unknown."""
+    if name in _BITS:
+        return _BITS[name]
+    if name.startswith("i") and name[1:].isdigit():
+        return int(name[1:])
+    return None
+
+
+def _by_width(per_type: Mapping[str, int], element_type: str) -> int:
+    """Lanes of `element_type` in the widest vector of `per_type` (0 when unknown)."""
+    bits = element_bits(element_type)
+    widths = [n * b for t, n in per_type.items() if (b := element_bits(t))]
+    return max(widths) // bits if bits and widths else 0
 
 
 def _recore(rid: str, core: int) -> str:

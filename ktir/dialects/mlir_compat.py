@@ -2,7 +2,9 @@
 
 Kernels from Inductor/Triton (and ktir-cpu's example corpus) use a few spellings of the upstream
 dialects that xDSL 0.74 does not parse: `scf.for ... iter_args(...) -> T` without parentheses,
-the `linalg.reduce { arith.addf } ins(...) outs(...) dimensions = [..]` short form, and the ops
+the `linalg.reduce { arith.addf } ins(...) outs(...) dimensions = [..]` short form,
+`arith.select` on a tensor of conditions, `arith.cmpf`/`cmpi` on tensors (a tensor of i1), the integer casts on tensors, the
+effects of `arith.extsi` and `arith.remui`, and the ops
 `linalg.div`, `linalg.batch_matmul`, `arith.index_castui`, `arith.remf`, and the custom forms of
 `memref.memory_space_cast`, `memref.cast` and `memref.copy`. `install()` adds them
 to xDSL's own dialect objects (so every tool, `xdsl-opt` included, sees them) before anything
@@ -29,16 +31,19 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
     UnitAttr,
+    container_of,
     i64,
 )
 from xdsl.dialects.linalg import Linalg
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation, NamedOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
-from xdsl.ir import Attribute, Block, BlockArgument, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import (
     IRDLOperation,
+    OperandDef,
+    ResultDef,
     base,
     irdl_op_definition,
     operand_def,
@@ -47,7 +52,8 @@ from xdsl.irdl import (
     traits_def,
 )
 from xdsl.parser import Parser, UnresolvedOperand
-from xdsl.traits import Pure, SingleBlockImplicitTerminator, ensure_terminator
+from xdsl.printer import Printer
+from xdsl.traits import NoMemoryEffect, Pure, SingleBlockImplicitTerminator, ensure_terminator
 from xdsl.utils.exceptions import VerifyException
 
 
@@ -67,7 +73,7 @@ class LinalgDivOp(ElementwiseOperation):
     def get_hidden_region(cls, inputs: Sequence[SSAValue],
                           outputs: Sequence[SSAValue]) -> Region:
         arg_types = cls.body_arg_types((*inputs, *outputs))
-        div = arith.DivfOp if isinstance(arg_types[-1], AnyFloat) else arith.DivsiOp
+        div = arith.DivfOp if isinstance(arg_types[-1], AnyFloat) else arith.DivSIOp
 
         @Builder.implicit_region(arg_types)
         def hidden_region(args: tuple[BlockArgument, ...]) -> None:
@@ -143,6 +149,98 @@ class RemFOp(arith.FloatingPointLikeBinaryOperation):
 
     name = "arith.remf"
     traits = traits_def(Pure())
+
+
+def _verify_select(op: arith.SelectOp) -> None:
+    """arith.select: an `i1` condition, or a tensor of `i1` of the values' shape."""
+    c, t = op.cond.type, op.result.type
+    if (c.get_element_type() if isinstance(c, TensorType) else c) != IntegerType(1):
+        raise VerifyException(f"the condition must be i1 or a tensor of i1, got {c}")
+    if isinstance(c, TensorType) and (not isinstance(t, TensorType)
+                                      or c.get_shape() != t.get_shape()):
+        raise VerifyException(f"a condition of type {c} needs values of its shape, got {t}")
+
+
+def _parse_select(cls: type[arith.SelectOp], parser: Parser) -> arith.SelectOp:
+    """`arith.select %c, %a, %b : T`, or `: tensor<..xi1>, T` (MLIR's form for a tensor of
+    conditions, picking element by element)."""
+    pos = parser.pos
+    ops = parser.parse_comma_separated_list(Parser.Delimiter.NONE,
+                                            parser.parse_unresolved_operand)
+    if len(ops) != 3:
+        parser.raise_error("expected three operands: condition, true and false value", pos,
+                           parser.pos)
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+    cond_t, t = (IntegerType(1), types[0]) if len(types) == 1 else types[:2]
+    cond, a, b = parser.resolve_operands(ops, [cond_t, t, t], pos)
+    op = cls(cond, a, b)
+    op.attributes |= attrs
+    return op
+
+
+def _print_select(op: arith.SelectOp, printer: Printer) -> None:
+    printer.print_string(" ")
+    printer.print_list(op.operands, printer.print_operand)
+    printer.print_op_attributes(op.attributes)
+    printer.print_string(" : ")
+    if op.cond.type != IntegerType(1):
+        printer.print_attribute(op.cond.type)
+        printer.print_string(", ")
+    printer.print_attribute(op.result.type)
+
+
+_ORIGINAL_COMPARE_PARSE = {op: op.parse.__func__ for op in (arith.CmpfOp, arith.CmpiOp)}  # type: ignore
+
+
+def _parse_compare(cls: type[arith.CmpfOp | arith.CmpiOp], parser: Parser) -> Operation:
+    """arith.cmpf / cmpi on shaped operands give a tensor of `i1` of their shape (MLIR's
+    rule; xDSL's always give `i1`)."""
+    op = _ORIGINAL_COMPARE_PARSE[cls](cls, parser)
+    t = op.lhs.type
+    if not isinstance(t, TensorType):
+        return op
+    shaped = cls.create(operands=list(op.operands),
+                        result_types=[TensorType(IntegerType(1), t.get_shape())],
+                        properties=dict(op.properties), attributes=dict(op.attributes))
+    op.erase()
+    return shaped
+
+
+_INT = base(IntegerType)
+_INT_OR_INDEX = base(IntegerType) | base(IndexType)
+# casts xDSL defines on scalars only; MLIR applies them element by element to tensors
+_CASTS = {
+    arith.SIToFPOp: (_INT, base(AnyFloat)), arith.UIToFPOp: (_INT, base(AnyFloat)),
+    arith.FPToSIOp: (base(AnyFloat), _INT), arith.FPToUIOp: (base(AnyFloat), _INT),
+    arith.ExtSIOp: (_INT, _INT), arith.ExtUIOp: (_INT, _INT), arith.TruncIOp: (_INT, _INT),
+    arith.IndexCastOp: (_INT_OR_INDEX, _INT_OR_INDEX),
+}
+
+
+def _element(t: Attribute) -> Attribute:
+    return t.get_element_type() if isinstance(t, TensorType) else t
+
+
+def _verify_cast(op: Operation) -> None:
+    """A cast of scalars or of tensors of one shape; the width rules on the elements."""
+    src, dst = op.operands[0].type, op.results[0].type
+    if isinstance(src, TensorType) != isinstance(dst, TensorType) or (
+            isinstance(src, TensorType) and src.get_shape() != dst.get_shape()):  # type: ignore
+        raise VerifyException(f"casts between types of one shape, got {src} and "
+                              f"{dst}")
+    a, b = _element(src), _element(dst)
+    if op.name == "arith.index_cast":
+        if isinstance(a, IndexType) == isinstance(b, IndexType):
+            raise VerifyException(f"'arith.index_cast' op operand type '{src}' and result "
+                                  f"type '{dst}' are cast incompatible")
+    elif op.name in ("arith.extsi", "arith.extui", "arith.trunci"):
+        wa, wb = a.width.data, b.width.data  # type: ignore[attr-defined]
+        if (wb > wa) != (op.name != "arith.trunci"):
+            what = "smaller" if op.name == "arith.trunci" else "larger"
+            raise VerifyException(f"Destination bit-width must be {what} than the input "
+                                  "bit-width")
 
 
 def _parse_for(cls: type[scf.ForOp], parser: Parser) -> scf.ForOp:
@@ -333,3 +431,20 @@ def install() -> None:
     memref.GlobalOp.parse = classmethod(_parse_global)  # type: ignore[method-assign]
     memref.GlobalOp.print = _print_global  # type: ignore[method-assign]
     linalg.ReduceOp.parse = classmethod(_parse_reduce)  # type: ignore[method-assign]
+    select = arith.SelectOp.get_irdl_definition()
+    select.operands[0] = ("cond", OperandDef(base(IntegerType) | base(TensorType)))
+    arith.SelectOp.verify_ = _verify_select  # type: ignore[method-assign]
+    arith.SelectOp.parse = classmethod(_parse_select)  # type: ignore[method-assign]
+    arith.SelectOp.print = _print_select  # type: ignore[method-assign]
+    for cast, (src, dst) in _CASTS.items():
+        d = cast.get_irdl_definition()
+        d.operands[0] = (d.operands[0][0], OperandDef(container_of(src)))
+        d.results[0] = (d.results[0][0], ResultDef(container_of(dst)))
+        cast.verify_ = _verify_cast  # type: ignore[method-assign]
+    # MLIR's traits that xDSL 0.74 leaves off (so dead code of them stays)
+    arith.ExtSIOp.traits.add_trait(Pure())
+    arith.RemUIOp.traits.add_trait(NoMemoryEffect())
+    for compare in (arith.CmpfOp, arith.CmpiOp):
+        compare.get_irdl_definition().results[0] = (
+            "result", ResultDef(base(IntegerType) | base(TensorType)))
+        compare.parse = classmethod(_parse_compare)  # type: ignore[method-assign]

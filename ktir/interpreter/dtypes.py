@@ -10,7 +10,6 @@ that produces one, and are stored in memory as 16-bit patterns.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -28,6 +27,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from ktir.dialects.spyreop import DF16Type
+from ktir.semantics import erf as erf  # re-exported: the numerics numpy lacks
 from ktir.semantics import scalar_rounder, wrap_int
 
 Rounder = Callable[[np.ndarray], np.ndarray]
@@ -78,7 +78,7 @@ def _round_mantissa(x: np.ndarray, drop: int, max_finite: float, min_normal: flo
             out = np.where(big, np.copysign(np.float32(np.inf), x), out)
     nan = np.isnan(x)
     if nan.any():
-        out = np.where(nan, np.float32(np.nan), out)
+        out = np.where(nan, np.copysign(np.float32(np.nan), x), out)  # keeps the sign
     return out.astype(np.float32, copy=False)
 
 
@@ -212,76 +212,3 @@ def from_array_item(item: object, et: ElemType) -> object:
     if et.is_float:
         return float(item) if et.compute == np.float64 else item  # type: ignore[arg-type]
     return int(item)  # type: ignore[call-overload]
-
-
-# ---------------------------------------------------------------------------- erf
-
-# W. J. Cody's rational approximations (Math. Comp. 1969), as tabulated in the public domain
-# SPECFUN library: relative error below 1e-15 on each interval, so float64 evaluation followed
-# by rounding to f32/f16 is correctly rounded in practice.
-_ERF_A = (3.16112374387056560e00, 1.13864154151050156e02, 3.77485237685302021e02,
-          3.20937758913846947e03, 1.85777706184603153e-1)
-_ERF_B = (2.36012909523441209e01, 2.44024637934444173e02, 1.28261652607737228e03,
-          2.84423683343917062e03)
-_ERF_C = (5.64188496988670089e-1, 8.88314979438837594e00, 6.61191906371416295e01,
-          2.98635138197400131e02, 8.81952221241769090e02, 1.71204761263407058e03,
-          2.05107837782607147e03, 1.23033935479799725e03, 2.15311535474403846e-8)
-_ERF_D = (1.57449261107098347e01, 1.17693950891312499e02, 5.37181101862009858e02,
-          1.62138957456669019e03, 3.29079923573345963e03, 4.36261909014324716e03,
-          3.43936767414372164e03, 1.23033935480374942e03)
-_ERF_P = (3.05326634961232344e-1, 3.60344899949804439e-1, 1.25781726111229246e-1,
-          1.60837851487422766e-2, 6.58749161529837803e-4, 1.63153871373020978e-2)
-_ERF_Q = (2.56852019228982242e00, 1.87295284992346725e00, 5.27905102951428412e-1,
-          6.05183413124413191e-2, 2.33520497626869185e-3)
-_SQRPI = 5.6418958354775628695e-1
-
-
-def _erf_small(y: np.ndarray) -> np.ndarray:
-    z = y * y
-    num = _ERF_A[4] * z
-    den = z
-    for i in range(3):
-        num = (num + _ERF_A[i]) * z
-        den = (den + _ERF_B[i]) * z
-    return y * (num + _ERF_A[3]) / (den + _ERF_B[3])
-
-
-def _erfc_mid(y: np.ndarray) -> np.ndarray:
-    num = _ERF_C[8] * y
-    den = y
-    for i in range(7):
-        num = (num + _ERF_C[i]) * y
-        den = (den + _ERF_D[i]) * y
-    r = (num + _ERF_C[7]) / (den + _ERF_D[7])
-    return r * np.exp(-y * y)
-
-
-def _erfc_large(y: np.ndarray) -> np.ndarray:
-    z = 1.0 / (y * y)
-    num = _ERF_P[5] * z
-    den = z
-    for i in range(4):
-        num = (num + _ERF_P[i]) * z
-        den = (den + _ERF_Q[i]) * z
-    r = z * (num + _ERF_P[4]) / (den + _ERF_Q[4])
-    r = (_SQRPI - r) / y
-    return r * np.exp(-y * y)
-
-
-def erf(x: np.ndarray | float) -> np.ndarray | float:
-    """Vectorised erf in float64 (numpy has none); the caller rounds to its type."""
-    if isinstance(x, float):
-        return math.erf(x)
-    a = np.asarray(x, dtype=np.float64)
-    y = np.abs(a)
-    out = np.empty_like(y)
-    with np.errstate(all="ignore"):
-        small = y <= 0.46875
-        mid = (y > 0.46875) & (y <= 4.0)
-        large = y > 4.0
-        out[small] = _erf_small(y[small])
-        out[mid] = 1.0 - _erfc_mid(y[mid])
-        big = y[large]
-        out[large] = np.where(big < 26.0, 1.0 - _erfc_large(np.minimum(big, 26.0)), 1.0)
-    out = np.where(np.isnan(a), np.nan, out)
-    return np.copysign(out, a)

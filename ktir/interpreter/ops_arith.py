@@ -30,9 +30,13 @@ from ktir.interpreter import dtypes
 from ktir.interpreter.core import Compiler, Fn, compile_error, fail, handles
 from ktir.interpreter.dtypes import ElemType, elem_type
 from ktir.semantics import (
+    FLOAT_FUNCTION_OF_OP,
+    INT_FUNCTION_OF_OP,
     ceildiv,
+    convert,
+    float_function,
     int_bounds,
-    np_tdiv,
+    int_function,
     scalar_rounder,
     tdiv,
     to_unsigned,
@@ -92,22 +96,19 @@ _INT_ARRAY: dict[type[Operation], Callable[[Any, Any], Any]] = {
     arith.AddiOp: np.add, arith.SubiOp: np.subtract, arith.MuliOp: np.multiply,
     arith.AndIOp: np.bitwise_and, arith.OrIOp: np.bitwise_or, arith.XOrIOp: np.bitwise_xor,
     arith.MaxSIOp: np.maximum, arith.MinSIOp: np.minimum,
-    arith.FloorDivSIOp: np.floor_divide, arith.DivSIOp: np_tdiv,
-    arith.CeilDivSIOp: lambda a, b: -np.floor_divide(-a, b),
-    arith.RemSIOp: np.fmod,
 }
 _DIVIDES = (arith.FloorDivSIOp, arith.DivSIOp, arith.CeilDivSIOp, arith.RemSIOp,
             arith.DivUIOp, arith.RemUIOp, arith.CeilDivUIOp)
-_UNSIGNED: dict[type[Operation], Callable[[Any, Any], Any]] = {
+_UNSIGNED: dict[type[Operation], Callable[[int, int], int]] = {
     arith.DivUIOp: operator.floordiv, arith.RemUIOp: operator.mod,
-    arith.CeilDivUIOp: ceildiv,
-    arith.MaxUIOp: lambda a, b: np.maximum(a, b) if isinstance(a, np.ndarray) else max(a, b),
-    arith.MinUIOp: lambda a, b: np.minimum(a, b) if isinstance(a, np.ndarray) else min(a, b),
+    arith.CeilDivUIOp: ceildiv, arith.MaxUIOp: max, arith.MinUIOp: min,
 }
 
 
 @handles(*_INT_SCALAR, *_UNSIGNED)
 def _int_binary(c: Compiler, op: Operation) -> Fn:
+    """Tensors: numpy in their width (wrapping), the divisions and unsigned ops through
+    `ktir.semantics.int_function` (shared with the emulator); scalars: Python ints."""
     a, b = c.slots_of(op.operands)
     o = c.slot(op.results[0])
     et = elem_type(op.results[0].type)
@@ -117,18 +118,9 @@ def _int_binary(c: Compiler, op: Operation) -> Fn:
     def zero_error(r: list[Any]) -> Exception:
         return fail(op, r, "divides by zero")
 
-    if kind in _UNSIGNED:
-        f = _UNSIGNED[kind]
-
-        def run_u(r: list[Any]) -> None:
-            x, y = _unsigned(r[a], et), _unsigned(r[b], et)
-            if check_zero and np.any(y == 0):
-                raise zero_error(r)
-            r[o] = _signed_back(f(x, y), et)
-
-        return run_u
     if c.shaped(op.results[0].type):
-        g = _INT_ARRAY[kind]
+        name = INT_FUNCTION_OF_OP.get(op.name)
+        g = int_function(name) if name is not None else _INT_ARRAY[kind]
         if et.width == 1:
             g = {arith.AddiOp: np.logical_xor, arith.SubiOp: np.logical_xor,
                  arith.MuliOp: np.logical_and}.get(kind, g)
@@ -140,9 +132,19 @@ def _int_binary(c: Compiler, op: Operation) -> Fn:
             r[o] = g(r[a], y)
 
         return run_t
-    f = _INT_SCALAR[kind]
     lo, hi = int_bounds(et.width)
     w = et.width
+    if kind in _UNSIGNED:
+        fu = _UNSIGNED[kind]
+
+        def run_u(r: list[Any]) -> None:
+            x, y = to_unsigned(r[a], w), to_unsigned(r[b], w)
+            if check_zero and y == 0:
+                raise zero_error(r)
+            r[o] = wrap_int(fu(x, y), w)
+
+        return run_u
+    f = _INT_SCALAR[kind]
 
     if check_zero:
         def run_div(r: list[Any]) -> None:
@@ -168,23 +170,16 @@ def _shift(c: Compiler, op: Operation) -> Fn:
     et = elem_type(op.results[0].type)
     w = et.width
     kind = type(op)
+    if c.shaped(op.results[0].type):
+        g = int_function(INT_FUNCTION_OF_OP[op.name])
+
+        def run_t(r: list[Any]) -> None:
+            r[o] = g(r[a], r[b])
+
+        return run_t
 
     def run(r: list[Any]) -> None:
         x, s = r[a], r[b]
-        if isinstance(x, np.ndarray) or isinstance(s, np.ndarray):
-            x = np.asarray(x)
-            s = np.asarray(s).astype(np.int64)
-            big = (s >= w) | (s < 0)
-            s = np.where(big, 0, s)
-            if kind is arith.ShLIOp:
-                v = np.where(big, 0, np.left_shift(x, s.astype(x.dtype)))
-            elif kind is arith.ShRSIOp:
-                v = np.where(big, np.where(x < 0, -1, 0), np.right_shift(x, s.astype(x.dtype)))
-            else:
-                u = _unsigned(x, et)
-                v = _signed_back(np.where(big, 0, np.right_shift(u, s.astype(u.dtype))), et)
-            r[o] = v.astype(et.compute)
-            return
         if s < 0 or s >= w:
             r[o] = -1 if (kind is arith.ShRSIOp and x < 0) else 0
         elif kind is arith.ShLIOp:
@@ -234,45 +229,36 @@ def _cmpi(c: Compiler, op: arith.CmpiOp) -> Fn:
 
 # ---------------------------------------------------------------------------- float ops
 
-_FLOAT_BINARY: dict[type[Operation], Callable[[Any, Any], Any]] = {
-    arith.AddfOp: np.add, arith.SubfOp: np.subtract, arith.MulfOp: np.multiply,
-    arith.DivfOp: np.divide, arith.MaximumfOp: np.maximum, arith.MinimumfOp: np.minimum,
-    arith.MaxnumfOp: np.fmax, arith.MinnumfOp: np.fmin, mlir_compat.RemFOp: np.fmod,
-    mathd.PowFOp: np.power, mathd.Atan2Op: np.arctan2, mathd.CopySignOp: np.copysign,
-}
+_FLOAT_BINARY = (arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp, arith.MaximumfOp,
+                 arith.MinimumfOp, arith.MaxnumfOp, arith.MinnumfOp, mlir_compat.RemFOp,
+                 mathd.PowFOp, mathd.Atan2Op, mathd.CopySignOp, mathd.FmaOp)
+
+
+def shared_float(c: Compiler, op: Operation, name: str, params: tuple[float, ...] = (),
+                 result: Any = None) -> Fn:
+    """An op whose semantics is `ktir.semantics.float_function(name)` (the emulator evaluates
+    the vector op it is lowered to with the same function): tensors go through it whole,
+    scalars as 0-d arrays."""
+    res = result if result is not None else op.results[0]
+    ins, o = c.slots_of(op.operands), c.slot(res)
+    et = elem_type(res.type)
+    fn = float_function(name, et, params)
+    if c.shaped(res.type):
+        def run_t(r: list[Any]) -> None:
+            r[o] = fn(*(r[i] for i in ins))
+
+        return run_t
+    scalar: Callable[[Any], Any] = float if et.compute == np.float64 else et.compute.type
+
+    def run(r: list[Any]) -> None:
+        r[o] = scalar(fn(*(np.asarray(r[i]) for i in ins)))
+
+    return run
 
 
 @handles(*_FLOAT_BINARY)
 def _float_binary(c: Compiler, op: Operation) -> Fn:
-    a, b = c.slots_of(op.operands)
-    o = c.slot(op.results[0])
-    f = _FLOAT_BINARY[type(op)]
-    et = elem_type(op.results[0].type)
-    if et.compute == np.float64 and not c.shaped(op.results[0].type):
-        def run64(r: list[Any]) -> None:
-            r[o] = float(f(r[a], r[b]))
-
-        return rounded(c, op, run64)
-    if type(op) in (mathd.PowFOp, mathd.Atan2Op) and et.compute != np.float64:
-        return rounded(c, op, _via_f32(lambda x, y: f(x, y), (a, b), o, et))
-
-    def run(r: list[Any]) -> None:
-        r[o] = f(r[a], r[b])
-
-    return rounded(c, op, run)
-
-
-def _via_f32(f: Callable[..., Any], ins: tuple[int, ...], o: int, et: ElemType) -> Fn:
-    """Evaluate in float32 (float16 inputs) and round once to the result type."""
-    wide = np.float32 if et.compute != np.float64 else np.float64
-    out = et.compute
-
-    def run(r: list[Any]) -> None:
-        v = f(*(np.asarray(r[i]).astype(wide, copy=False) if isinstance(r[i], np.ndarray)
-                else wide(r[i]) for i in ins))
-        r[o] = v.astype(out) if isinstance(v, np.ndarray) else out.type(v)
-
-    return run
+    return shared_float(c, op, FLOAT_FUNCTION_OF_OP[op.name])
 
 
 @handles(arith.NegfOp)
@@ -384,32 +370,18 @@ _F16_TO_F32 = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(np.floa
 
 
 def cast_value(v: Any, src: ElemType, dst: ElemType, unsigned: bool = False) -> Any:
-    """Convert a scalar or array between element types (MLIR cast semantics)."""
+    """Convert a scalar or array between element types: `ktir.semantics.convert` (shared with
+    the emulator's `vectorchain.cast`); scalars stay Python ints / numpy floats."""
     if isinstance(v, np.ndarray):
         if v.dtype == np.float16 and dst.compute == np.float32 and dst.round is None:
             return _F16_TO_F32.take(v.view(np.uint16))
-        if unsigned and not src.is_float and src.width > 1:
-            v = _unsigned(v, src)
-        if dst.is_float:
-            out = v.astype(dst.compute)
-            return dst.round(out) if dst.round is not None else out
-        if src.is_float:
-            t = np.nan_to_num(np.trunc(v.astype(np.float64)))
-            if unsigned:
-                return t.astype(np.uint64).astype(dst.compute)
-            return t.astype(np.int64).astype(dst.compute)
-        if dst.width == 1:
-            return (v & 1).astype(np.bool_)
-        return v.astype(dst.compute)
+        return convert(v, src, dst, unsigned)
     if unsigned and not src.is_float:
         v = to_unsigned(int(v), src.width)
     if dst.is_float:
         return dtypes.scalar(float(v), dst)
     if src.is_float:
-        f = float(v)
-        if f != f or f in (float("inf"), float("-inf")):
-            return 0
-        return wrap_int(int(f), dst.width)
+        return int(convert(np.asarray(v), src, dst, unsigned))
     return wrap_int(int(v), dst.width)
 
 
@@ -450,51 +422,22 @@ def _bitcast(c: Compiler, op: arith.BitcastOp) -> Fn:
 
 # ---------------------------------------------------------------------------- math
 
-_MATH_UNARY: dict[type[Operation], Callable[[Any], Any]] = {
-    mathd.ExpOp: np.exp, mathd.Exp2Op: np.exp2, mathd.ExpM1Op: np.expm1, mathd.LogOp: np.log,
-    mathd.Log2Op: np.log2, mathd.Log10Op: np.log10, mathd.Log1pOp: np.log1p,
-    mathd.SqrtOp: np.sqrt, mathd.RsqrtOp: lambda x: 1 / np.sqrt(x), mathd.TanhOp: np.tanh,
-    mathd.SinOp: np.sin, mathd.CosOp: np.cos, mathd.TanOp: np.tan, mathd.AsinOp: np.arcsin,
-    mathd.AcosOp: np.arccos, mathd.AtanOp: np.arctan, mathd.SinhOp: np.sinh,
-    mathd.CoshOp: np.cosh, mathd.AsinhOp: np.arcsinh, mathd.AcoshOp: np.arccosh,
-    mathd.AtanhOp: np.arctanh, mathd.CbrtOp: np.cbrt, mathd.AbsFOp: np.abs,
-    mathd.CeilOp: np.ceil, mathd.FloorOp: np.floor, mathd.TruncOp: np.trunc,
-    mathd.RoundEvenOp: np.rint,
-    mathd.RoundOp: lambda x: np.copysign(np.floor(np.abs(x) + 0.5), x),
-    mathd.ErfOp: dtypes.erf,
-}
+_MATH_UNARY = (
+    mathd.ExpOp, mathd.Exp2Op, mathd.ExpM1Op, mathd.LogOp, mathd.Log2Op, mathd.Log10Op,
+    mathd.Log1pOp, mathd.SqrtOp, mathd.RsqrtOp, mathd.TanhOp, mathd.SinOp, mathd.CosOp,
+    mathd.TanOp, mathd.AsinOp, mathd.AcosOp, mathd.AtanOp, mathd.SinhOp, mathd.CoshOp,
+    mathd.AsinhOp, mathd.AcoshOp, mathd.AtanhOp, mathd.CbrtOp, mathd.AbsFOp, mathd.CeilOp,
+    mathd.FloorOp, mathd.TruncOp, mathd.RoundEvenOp, mathd.RoundOp, mathd.ErfOp)
 
 
 @handles(*_MATH_UNARY)
 def _math_unary(c: Compiler, op: Operation) -> Fn:
-    a, o = c.slot(op.operands[0]), c.slot(op.results[0])
-    f = _MATH_UNARY[type(op)]
-    et = elem_type(op.results[0].type)
-    if type(op) is mathd.ErfOp:
-        out = et.compute
-
-        def run_erf(r: list[Any]) -> None:
-            x = r[a]
-            v = dtypes.erf(np.asarray(x, dtype=np.float64))
-            r[o] = np.asarray(v).astype(out) if isinstance(x, np.ndarray) else out.type(v)
-
-        return rounded(c, op, run_erf)
-    return rounded(c, op, _via_f32(f, (a,), o, et))
-
-
-@handles(mathd.FmaOp)
-def _fma(c: Compiler, op: Operation) -> Fn:
-    a, b, d = c.slots_of(op.operands)
-    et = elem_type(op.results[0].type)
-    return rounded(c, op, _via_f32(lambda x, y, z: x * y + z, (a, b, d), c.slot(op.results[0]),
-                                   et))
+    return shared_float(c, op, FLOAT_FUNCTION_OF_OP[op.name])
 
 
 @handles(mathd.FPowIOp)
 def _fpowi(c: Compiler, op: Operation) -> Fn:
-    a, b = c.slots_of(op.operands)
-    et = elem_type(op.results[0].type)
-    return rounded(c, op, _via_f32(np.power, (a, b), c.slot(op.results[0]), et))
+    return shared_float(c, op, "pow")
 
 
 def _bit_length(u: np.ndarray) -> np.ndarray:

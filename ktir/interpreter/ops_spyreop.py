@@ -27,10 +27,10 @@ import numpy as np
 from xdsl.ir import Operation
 
 from ktir.dialects import spyreop
-from ktir.interpreter import dtypes
 from ktir.interpreter.core import Compiler, Fn, handles
 from ktir.interpreter.dtypes import ElemType, elem_type
-from ktir.semantics import wrap_int
+from ktir.interpreter.ops_arith import shared_float
+from ktir.semantics import FLOAT_FUNCTION_OF_OP, wrap_int
 
 SLICE_WIDTH = 16
 
@@ -61,38 +61,21 @@ def _float_op(c: Compiler, op: Operation, f: Callable[..., Any], result: Any = N
     return run
 
 
-def _gelu(x: Any) -> Any:
-    return 0.5 * x * (1.0 + np.asarray(dtypes.erf(np.asarray(x, np.float64) / np.sqrt(2.0)),
-                                       dtype=np.float32))
+_SHARED = (spyreop.ExpOp, spyreop.ReciprocalOp, spyreop.SqrtOp, spyreop.RsqrtOp,
+           spyreop.SigmoidOp, spyreop.SiluOp, spyreop.GeluOp, spyreop.RealDivOp,
+           spyreop.LayerNormScaleOp, spyreop.LayerNormNormOp)
 
 
-_UNARY: dict[type[Operation], Callable[[Any], Any]] = {
-    spyreop.ExpOp: np.exp,
-    spyreop.ReciprocalOp: lambda x: np.float32(1.0) / x,
-    spyreop.SqrtOp: np.sqrt,
-    spyreop.RsqrtOp: lambda x: np.float32(1.0) / np.sqrt(x),
-    spyreop.SigmoidOp: lambda x: np.float32(1.0) / (np.float32(1.0) + np.exp(-x)),
-    spyreop.SiluOp: lambda x: x / (np.float32(1.0) + np.exp(-x)),
-    spyreop.GeluOp: _gelu,
-    spyreop.RealDivOp: np.divide,
-}
-
-
-@handles(*_UNARY)
-def _unary(c: Compiler, op: Operation) -> Fn:
-    return _float_op(c, op, _UNARY[type(op)])
+@handles(*_SHARED)
+def _shared(c: Compiler, op: Operation) -> Fn:
+    """The float intrinsics whose definition is in ktir.semantics (FLOAT_FUNCTIONS), shared
+    with the emulator: evaluated in float32, rounded once."""
+    return shared_float(c, op, FLOAT_FUNCTION_OF_OP[op.name])
 
 
 @handles(spyreop.SoftplusOp)
 def _softplus(c: Compiler, op: spyreop.SoftplusOp) -> Fn:
-    beta = np.float32(op.beta.value.data)
-    threshold = np.float32(op.threshold.value.data)
-
-    def f(x: Any) -> Any:
-        bx = beta * x
-        return np.where(bx > threshold, x, np.log1p(np.exp(bx)) / beta)
-
-    return _float_op(c, op, f)
+    return shared_float(c, op, "softplus", (op.beta.value.data, op.threshold.value.data))
 
 
 @handles(spyreop.AddI32ToI32Op, spyreop.MulI32ToI32Op, spyreop.AddI64ToI64Op)
@@ -127,18 +110,6 @@ def _idx32toaddr(c: Compiler, op: spyreop.Idx32ToAddrOp) -> Fn:
             r[o] = wrap_int(base + stride * x, 32)
 
     return run
-
-
-@handles(spyreop.LayerNormScaleOp)
-def _layernormscale(c: Compiler, op: spyreop.LayerNormScaleOp) -> Fn:
-    if op.squares is None:
-        return _float_op(c, op, lambda v: np.float32(1.0) / np.sqrt(v))
-    return _float_op(c, op, lambda m, sq: np.float32(1.0) / np.sqrt(sq - m * m))
-
-
-@handles(spyreop.LayerNormNormOp)
-def _layernormnorm(c: Compiler, op: spyreop.LayerNormNormOp) -> Fn:
-    return _float_op(c, op, lambda x, m, s, w, b: (x - m) * s * w + b)
 
 
 @handles(spyreop.Exx2Op)

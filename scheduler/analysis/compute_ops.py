@@ -2,44 +2,439 @@
 `ktir-legality-check` (what it accepts) and the DataflowIR lowering (what it emits), so that
 "accepted" always means "lowerable" (an upstream v1 limit, pipeline.md §4).
 
-Each entry maps a scalar op of a `linalg.generic` body (or the same op applied to whole
-tensors) to its `vectorchain` lowering and its latency class (arch.md §8).
+`SCALAR_OPS` maps each scalar op (in a `linalg.generic` body, in the body of a named linalg op,
+or applied to whole tensors) to how it becomes `vectorchain` ops: one op where vectorchain has
+it (`binary`, `neg`, `floor`, `cast`, `element_wise_compare`, `element_wise_selection`, the
+estimates), a short sequence of exact identities where it does not have the op but has its
+parts (ceil = -floor(-x), unsigned compares through the flipped sign bit, maxnum through NaN
+tests and selections, uitofp through a 64-bit zero extension), and otherwise the project's
+extension `vectorchain.lane_function`, which names the op's definition in ktir.semantics
+(division, remainder, sqrt, exp2, log2, erf, sin, cos, pow, integer division and shifts, the
+spyreop intrinsics gelu/silu/softplus/layer norm). The recipes are written against `Vectors`,
+the vectorchain primitives that the lowering (ktdflowering_to_dfir/compute.py) implements;
+latency classes follow from the ops emitted (arch.md §8).
+
+`unsupported(op)` says why an op of the compute dialects (arith/math/spyreop on tensors,
+linalg, tensor) is outside what the element-wise fusion and the lowering handle, or None.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
+
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerType,
+    ShapedType,
+    TensorType,
+    i1,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from ktir.semantics import FLOAT_FUNCTION_OF_OP, INT_FUNCTION_OF_OP
+from scheduler.dialects.ktdf_types import const_int
+
+_NOT_YET = "not supported by the scheduler yet"
+
+
+class Vectors(Protocol):
+    """The vectorchain primitives a recipe builds on; every vector has the group's lanes."""
+
+    def binary(self, operator: str, a: SSAValue, b: SSAValue) -> SSAValue: ...
+    def unary(self, kind: str, x: SSAValue) -> SSAValue: ...  # vectorchain op name suffix
+    def function(self, name: str, args: Sequence[SSAValue],
+                 params: Sequence[float] = ()) -> SSAValue: ...
+    def compare(self, operator: str, a: SSAValue, b: SSAValue) -> SSAValue: ...
+    def select(self, cond: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue: ...
+    def cast(self, x: SSAValue, element: Attribute) -> SSAValue: ...
+    def constant(self, value: float, element: Attribute) -> SSAValue: ...
+    def element(self, x: SSAValue) -> Attribute: ...
+
+
+Recipe = Callable[[Vectors, Operation, list[SSAValue]], list[SSAValue]]
 
 
 @dataclass(frozen=True)
-class VectorOp:
-    """How one scalar op becomes a vector op: `kind` is the vectorchain op name; for
-    `binary` the `operator` is its `binary_operator`."""
+class ScalarOp:
+    """How one scalar op is lowered, and which of its forms are not (`reason`)."""
 
-    kind: str
-    operator: str | None
-    arity: int
-    latency_class: str
+    lower: Recipe
+    reason: Callable[[Operation], str | None] | None = None
 
 
-ELEMENTWISE: dict[str, VectorOp] = {
-    "arith.addf": VectorOp("binary", "add", 2, "simple"),
-    "arith.subf": VectorOp("binary", "sub", 2, "simple"),
-    "arith.mulf": VectorOp("binary", "mul", 2, "mul"),
-    "arith.maximumf": VectorOp("binary", "max", 2, "simple"),
-    "arith.minimumf": VectorOp("binary", "min", 2, "simple"),
-    "arith.negf": VectorOp("neg", None, 1, "simple"),
+# ---- element types ---------------------------------------------------------------------------
+
+ELEMENT_TYPES = ("f16", "bf16", "f32", "i1", "i8", "i16", "i32")
+
+
+def element_of(t: Attribute) -> Attribute:
+    return t.get_element_type() if isinstance(t, ShapedType) else t
+
+
+def element_reason(op: Operation) -> str | None:
+    """Element types the compute unit's vectors carry: floats f16/bf16/f32, integers
+    i1 (masks) to i32; `index` only as a scalar (index arithmetic feeding a splat)."""
+    for v in (*op.operands, *op.results):
+        e = element_of(v.type)
+        if isinstance(e, IndexType) and not isinstance(v.type, ShapedType):
+            continue
+        if str(e) not in ELEMENT_TYPES:
+            return (f"element type {e} in compute: {_NOT_YET} (supported: "
+                    f"{', '.join(ELEMENT_TYPES)})")
+    return None
+
+
+def _width(e: Attribute) -> int:
+    return 64 if isinstance(e, IndexType) else e.width.data  # type: ignore[attr-defined]
+
+
+# ---- recipes: helpers --------------------------------------------------------------------------
+
+
+def _binary(operator: str) -> Recipe:
+    return lambda v, op, x: [v.binary(operator, x[0], x[1])]
+
+
+def _unary(kind: str) -> Recipe:
+    return lambda v, op, x: [v.unary(kind, x[0])]
+
+
+def _function(name: str) -> Recipe:
+    return lambda v, op, x: [v.function(name, x)]
+
+
+def _cast(v: Vectors, op: Operation, x: list[SSAValue]) -> list[SSAValue]:
+    return [v.cast(x[0], element_of(op.results[0].type))]
+
+
+def _not(v: Vectors, m: SSAValue) -> SSAValue:
+    return v.binary("xnor", m, v.constant(0, v.element(m)))
+
+
+def _xor(v: Vectors, a: SSAValue, b: SSAValue) -> SSAValue:
+    return _not(v, v.binary("xnor", a, b))
+
+
+def _flip_sign(v: Vectors, x: SSAValue) -> SSAValue:
+    """x with its sign bit flipped: unsigned order becomes signed order."""
+    e = v.element(x)
+    return v.binary("xnor", x, v.constant((1 << (_width(e) - 1)) - 1, e))
+
+
+def _unsigned_minmax(operator: str) -> Recipe:
+    def lower(v: Vectors, op: Operation, x: list[SSAValue]) -> list[SSAValue]:
+        return [_flip_sign(v, v.binary(operator, _flip_sign(v, x[0]), _flip_sign(v, x[1])))]
+    return lower
+
+
+def _zero_extend(v: Vectors, x: SSAValue, to: Attribute) -> SSAValue:
+    bits = _width(v.element(x))
+    return v.binary("and0", v.cast(x, to), v.constant((1 << bits) - 1, to))
+
+
+def _uitofp(v: Vectors, op: Operation, x: list[SSAValue]) -> list[SSAValue]:
+    return [v.cast(_zero_extend(v, x[0], i64), element_of(op.results[0].type))]
+
+
+def _extui(v: Vectors, op: Operation, x: list[SSAValue]) -> list[SSAValue]:
+    dst = element_of(op.results[0].type)
+    if _width(dst) <= _width(v.element(x[0])):
+        return [v.cast(x[0], dst)]
+    return [_zero_extend(v, x[0], dst)]
+
+
+def _fptoui(v: Vectors, op: Operation, x: list[SSAValue]) -> list[SSAValue]:
+    dst = element_of(op.results[0].type)
+    wide = v.cast(x[0], i64)  # truncates toward zero, saturates, NaN -> 0
+    wide = v.binary("max", wide, v.constant(0, i64))
+    wide = v.binary("min", wide, v.constant((1 << _width(dst)) - 1, i64))
+    return [v.cast(wide, dst)]
+
+
+def _ceil(v: Vectors, op: Operation, x: list[SSAValue]) -> list[SSAValue]:
+    return [v.unary("neg", v.unary("floor", v.unary("neg", x[0])))]
+
+
+def _absolute(v: Vectors, op: Operation, x: list[SSAValue]) -> list[SSAValue]:
+    return [v.binary("abs_max", x[0], x[0])]
+
+
+def _num_minmax(operator: str) -> Recipe:
+    """maxnumf/minnumf: a NaN operand yields the other operand."""
+    def lower(v: Vectors, op: Operation, x: list[SSAValue]) -> list[SSAValue]:
+        a, b = x
+        a_nan, b_nan = v.compare("compare_neq", a, a), v.compare("compare_neq", b, b)
+        return [v.select(b_nan, a, v.select(a_nan, b, v.binary(operator, a, b)))]
+    return lower
+
+
+# ---- comparisons -------------------------------------------------------------------------------
+
+_ORDERED = {1: "compare_eq", 2: "compare_gt", 3: "compare_ge", 4: "compare_lt",
+            5: "compare_le", 13: "compare_neq"}
+_NEGATED = {9: "compare_le", 10: "compare_lt", 11: "compare_ge", 12: "compare_gt"}  # ugt..ule
+
+
+def _cmpf(v: Vectors, op: Operation, x: list[SSAValue]) -> list[SSAValue]:
+    a, b = x
+    pred = op.predicate.value.data  # type: ignore[attr-defined]
+    if pred in _ORDERED:
+        return [v.compare(_ORDERED[pred], a, b)]
+    if pred in _NEGATED:
+        return [_not(v, v.compare(_NEGATED[pred], a, b))]
+    if pred in (0, 15):
+        return [v.constant(1 if pred == 15 else 0, i1)]
+    one = v.binary("or0", v.compare("compare_lt", a, b), v.compare("compare_gt", a, b))
+    if pred == 6:
+        return [one]
+    if pred == 8:
+        return [_not(v, one)]
+    if pred == 7:
+        return [v.binary("and0", v.compare("compare_eq", a, a), v.compare("compare_eq", b, b))]
+    return [v.binary("or0", v.compare("compare_neq", a, a), v.compare("compare_neq", b, b))]
+
+
+_CMPI = {0: "compare_eq", 1: "compare_neq", 2: "compare_lt", 3: "compare_le", 4: "compare_gt",
+         5: "compare_ge"}
+
+
+def _cmpi(v: Vectors, op: Operation, x: list[SSAValue]) -> list[SSAValue]:
+    a, b = x
+    pred = op.predicate.value.data  # type: ignore[attr-defined]
+    if pred >= 6:  # ult ule ugt uge: signed compares of the sign-flipped operands
+        a, b, pred = _flip_sign(v, a), _flip_sign(v, b), pred - 4
+    return [v.compare(_CMPI[pred], a, b)]
+
+
+def _select(v: Vectors, op: Operation, x: list[SSAValue]) -> list[SSAValue]:
+    return [v.select(*x)]
+
+
+# ---- spyreop -----------------------------------------------------------------------------------
+
+_SPYRE_COMPARE = {"equal": "compare_eq", "notequal": "compare_neq",
+                  "greaterthan": "compare_gt", "greaterequal": "compare_ge",
+                  "lesserthan": "compare_lt", "lesserequal": "compare_le"}
+
+
+def _spyre_compare(v: Vectors, op: Operation, x: list[SSAValue]) -> list[SSAValue]:
+    e = v.element(x[0])
+    hit = v.compare(_SPYRE_COMPARE[op.predicate.data], *x)  # type: ignore[attr-defined]
+    return [v.select(hit, v.constant(1.0, e), v.constant(0.0, e))]
+
+
+def _spyre_select(v: Vectors, op: Operation, x: list[SSAValue]) -> list[SSAValue]:
+    k, t, f = x
+    return [v.select(v.compare("compare_neq", k, v.constant(0.0, v.element(k))), t, f)]
+
+
+def _idx32toaddr(v: Vectors, op: Operation, x: list[SSAValue]) -> list[SSAValue]:
+    e = v.element(x[0])
+    if len(x) == 3:
+        base, stride = x[1], x[2]
+    else:
+        base = v.constant(op.base_value.value.data, e)  # type: ignore[attr-defined]
+        stride = v.constant(op.stride_value.value.data, e)  # type: ignore[attr-defined]
+    return [v.binary("add", base, v.binary("mul", stride, x[0]))]
+
+
+def _softplus(v: Vectors, op: Operation, x: list[SSAValue]) -> list[SSAValue]:
+    params = (op.beta.value.data, op.threshold.value.data)  # type: ignore[attr-defined]
+    return [v.function("softplus", x, params)]
+
+
+def _exx2(v: Vectors, op: Operation, x: list[SSAValue]) -> list[SSAValue]:
+    return [x[0], v.binary("mul", x[0], x[0])]
+
+
+def _no_vector_form(what: str) -> Callable[[Operation], str]:
+    return lambda op: f"{what}: {_NOT_YET}"
+
+
+def _never(v: Vectors, op: Operation, x: list[SSAValue]) -> list[SSAValue]:
+    raise AssertionError(f"{op.name} is rejected by its reason")
+
+
+# ---- the table ---------------------------------------------------------------------------------
+
+_ESTIMATES = {"math.exp": "fast_exp", "math.log": "ln_estimate", "math.rsqrt": "rsqrt_estimate",
+              "math.tanh": "tanh_estimate", "math.floor": "floor", "spyreop.exp": "fast_exp",
+              "spyreop.reciprocal": "rec_estimate", "spyreop.rsqrt": "rsqrt_estimate",
+              "spyreop.sigmoid": "sigmoid_estimate"}
+
+SCALAR_OPS: dict[str, ScalarOp] = {
+    # float arithmetic
+    "arith.addf": ScalarOp(_binary("add")), "arith.subf": ScalarOp(_binary("sub")),
+    "arith.mulf": ScalarOp(_binary("mul")), "arith.maximumf": ScalarOp(_binary("max")),
+    "arith.minimumf": ScalarOp(_binary("min")), "arith.maxnumf": ScalarOp(_num_minmax("max")),
+    "arith.minnumf": ScalarOp(_num_minmax("min")), "arith.negf": ScalarOp(_unary("neg")),
+    "arith.cmpf": ScalarOp(_cmpf), "arith.select": ScalarOp(_select),
+    # integer arithmetic (wrapping) and logic
+    "arith.addi": ScalarOp(_binary("add")), "arith.subi": ScalarOp(_binary("sub")),
+    "arith.muli": ScalarOp(_binary("mul")), "arith.maxsi": ScalarOp(_binary("max")),
+    "arith.minsi": ScalarOp(_binary("min")), "arith.maxui": ScalarOp(_unsigned_minmax("max")),
+    "arith.minui": ScalarOp(_unsigned_minmax("min")), "arith.andi": ScalarOp(_binary("and0")),
+    "arith.ori": ScalarOp(_binary("or0")),
+    "arith.xori": ScalarOp(lambda v, op, x: [_xor(v, *x)]), "arith.cmpi": ScalarOp(_cmpi),
+    # conversions
+    **{f"arith.{n}": ScalarOp(_cast) for n in ("extf", "truncf", "sitofp", "fptosi", "extsi",
+                                                "trunci", "index_cast")},
+    "arith.uitofp": ScalarOp(_uitofp), "arith.fptoui": ScalarOp(_fptoui),
+    "arith.extui": ScalarOp(_extui), "arith.index_castui": ScalarOp(_extui),
+    # math
+    "math.ceil": ScalarOp(_ceil), "math.absf": ScalarOp(_absolute),
+    "math.absi": ScalarOp(_absolute),
+    # spyreop intrinsics (ktir.md §7)
+    "spyreop.addi32toi32": ScalarOp(_binary("add")), "spyreop.addi64toi64": ScalarOp(
+        _binary("add")), "spyreop.muli32toi32": ScalarOp(_binary("mul")),
+    "spyreop.idx32toaddr": ScalarOp(_idx32toaddr), "spyreop.softplus": ScalarOp(_softplus),
+    "spyreop.exx2": ScalarOp(_exx2), "spyreop.compare": ScalarOp(_spyre_compare),
+    "spyreop.select": ScalarOp(_spyre_select),
+    "spyreop.exx2_fused": ScalarOp(_never, _no_vector_form(
+        "fused (mean, mean of squares) values have no vector form")),
+    "spyreop.layernormscale_fused": ScalarOp(_never, _no_vector_form(
+        "fused (mean, mean of squares) values have no vector form")),
+    "spyreop.slice_reduction": ScalarOp(_never, _no_vector_form(
+        "reductions across the lanes of a stick (spyreop.slice_reduction)")),
+}
+# the rest of the ops with a definition in ktir.semantics: a lane_function (or an estimate)
+for _op, _fn in {**FLOAT_FUNCTION_OF_OP, **INT_FUNCTION_OF_OP}.items():
+    if _op not in SCALAR_OPS:
+        SCALAR_OPS[_op] = ScalarOp(_unary(_ESTIMATES[_op]) if _op in _ESTIMATES
+                                   else _function(_fn))
+
+
+def scalar_reason(op: Operation) -> str | None:
+    """Why the scalar op `op` is not lowered (None: it is)."""
+    entry = SCALAR_OPS.get(op.name)
+    if entry is None:
+        return f"'{op.name}' has no DataflowIR lowering yet (supported element-wise ops: " \
+               f"{supported_list()})"
+    return (entry.reason(op) if entry.reason is not None else None) or element_reason(op)
+
+
+def lower_scalar(v: Vectors, op: Operation, args: list[SSAValue]) -> list[SSAValue]:
+    return SCALAR_OPS[op.name].lower(v, op, args)
+
+
+# ---- structural ops of the element-wise fusion ------------------------------------------------
+
+# named linalg ops whose body is element-wise (the fusion reads the body)
+NAMED_ELEMENTWISE = frozenset({"linalg.add", "linalg.sub", "linalg.mul", "linalg.div",
+                               "linalg.max", "linalg.min", "linalg.exp", "linalg.log",
+                               "linalg.sqrt", "linalg.select", "linalg.copy"})
+# ops that move or reshape element-wise values, handled by the fusion itself
+STRUCTURAL = frozenset({"linalg.generic", "linalg.yield", "linalg.fill", "linalg.broadcast",
+                        "linalg.transpose", "tensor.empty", "tensor.splat", "tensor.extract",
+                        "tensor.collapse_shape", "tensor.expand_shape", "tensor.extract_slice",
+                        "arith.constant"})
+
+
+def unit_groups_reason(op: Operation, groups: list[list[int]], shape: Sequence[int]) -> str | None:
+    """A reshape keeps every element in its lane order only when each group of
+    dimensions has at most one dimension larger than 1."""
+    for g in groups:
+        if sum(1 for d in g if shape[d] != 1) > 1:
+            return (f"a reshape that merges or splits dimensions larger than 1 "
+                    f"({'x'.join(str(shape[d]) for d in g)}): {_NOT_YET}")
+    return None
+
+
+def reassociation(op: Operation) -> list[list[int]]:
+    return [[int(x.value.data) for x in g] for g in op.reassociation]  # type: ignore
+
+
+def _static(values: Sequence[int]) -> bool:
+    return all(v > -(1 << 62) for v in values)
+
+
+def structural_reason(op: Operation) -> str | None:
+    """Why a structural op (tensor/linalg) is outside the fusion, or None."""
+    name = op.name
+    if name == "tensor.extract":
+        if any(const_int(i) is None for i in op.operands[1:]):
+            return f"tensor.extract at indices that are not constants: {_NOT_YET}"
+    elif name in ("tensor.collapse_shape", "tensor.expand_shape"):
+        src, res = op.operands[0].type, op.results[0].type
+        assert isinstance(src, TensorType)
+        assert isinstance(res, TensorType)
+        wide = res if name == "tensor.expand_shape" else src
+        if not wide.has_static_shape():
+            return f"reshapes of dynamic shape: {_NOT_YET}"
+        return unit_groups_reason(op, reassociation(op), wide.get_shape())
+    elif name == "tensor.extract_slice":
+        if op.offsets or op.sizes or op.strides:  # type: ignore[attr-defined]
+            return f"tensor.extract_slice with dynamic offsets, sizes or strides: {_NOT_YET}"
+    elif name == "tensor.splat":
+        if len(op.operands) > 1:
+            return f"tensor.splat of dynamic shape: {_NOT_YET}"
+    elif name == "arith.constant":
+        v = op.properties.get("value")
+        if isinstance(v, DenseIntOrFPElementsAttr) and not v.is_splat():
+            return f"non-splat tensor constants: {_NOT_YET}"
+    elif name == "linalg.generic":
+        for it in op.iterator_types.data:  # type: ignore[attr-defined]
+            if it.data.value != "parallel":
+                return f"linalg.generic with reduction iterators: {_NOT_YET}"
+        for m in op.indexing_maps.data:  # type: ignore[attr-defined]
+            if not m.data.is_projected_permutation(allow_zero_in_results=True):
+                return ("linalg.generic indexing maps must be projected permutations "
+                        "(broadcasts allowed)")
+    return None
+
+
+_TENSOR_REASONS = {
+    "tensor.insert_slice": " (each stored element is computed from loaded elements; a slice "
+                           "written over another value needs per-lane masks)",
+    "tensor.insert": " (a single element written over another value needs per-lane masks)",
+    "tensor.generate": " (values computed from their indices)",
+    "tensor.pad": " (padding needs per-lane masks)",
+    "tensor.concat": " (each stored element is computed from loaded elements of one place)",
 }
 
-# Named linalg element-wise ops and the scalar op their body applies.
-NAMED_LINALG: dict[str, str] = {
-    "linalg.add": "arith.addf",
-    "linalg.sub": "arith.subf",
-    "linalg.mul": "arith.mulf",
-    "linalg.max": "arith.maximumf",
-    "linalg.min": "arith.minimumf",
-}
+
+def unsupported(op: Operation) -> str | None:
+    """Why an op of the compute dialects is outside what the scheduler lowers, or None."""
+    if op.name in STRUCTURAL:
+        return structural_reason(op)
+    if op.name in NAMED_ELEMENTWISE:
+        for inner in op.regions[0].block.ops:
+            if inner.name != "linalg.yield" and (why := scalar_reason(inner)) is not None:
+                return why
+        return None
+    if op.dialect_name() == "linalg":
+        return (f"no DataflowIR lowering yet (supported element-wise ops: "
+                f"{supported_list()})")
+    if op.dialect_name() == "tensor":
+        why = _TENSOR_REASONS.get(op.name, "")
+        return f"'{op.name}' in compute{why}: {_NOT_YET}"
+    return scalar_reason(op)
+
+
+def is_float_element(t: Attribute) -> bool:
+    return isinstance(element_of(t), AnyFloat)
+
+
+def is_integer_element(t: Attribute) -> bool:
+    return isinstance(element_of(t), IntegerType)
 
 
 def supported_list() -> str:
-    return ", ".join(sorted(ELEMENTWISE) + sorted(NAMED_LINALG))
+    """The lowered ops by dialect: "arith addf, addi, ...; math ...; linalg ...; spyreop ..."."""
+    names = {n for n, e in SCALAR_OPS.items() if e.reason is None} | NAMED_ELEMENTWISE | {
+        "linalg.fill", "linalg.broadcast", "linalg.transpose", "linalg.generic"}
+    by: dict[str, list[str]] = {}
+    for n in sorted(names):
+        d, _, short = n.partition(".")
+        by.setdefault(d, []).append(short)
+    return "; ".join(f"{d} {', '.join(ops)}" for d, ops in by.items())
+
+
+__all__ = ["ELEMENT_TYPES", "NAMED_ELEMENTWISE", "SCALAR_OPS", "STRUCTURAL", "ScalarOp",
+           "Vectors", "element_of", "lower_scalar", "reassociation", "scalar_reason",
+           "supported_list", "unsupported"]

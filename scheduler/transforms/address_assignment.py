@@ -35,7 +35,10 @@ STICK_BYTES = 128
 
 
 def element_bytes(t: MemRefType) -> int:
+    """Bytes per element; an i1 takes a byte, as the interpreter and emulator store it."""
     width = getattr(t.element_type, "bitwidth", None)
+    if width == 1:
+        return 1
     if width is None or width % 8:
         raise ValueError(f"cannot size elements of {t.element_type}")
     return width // 8

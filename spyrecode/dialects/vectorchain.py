@@ -25,9 +25,11 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
+    FloatAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
+    StringAttr,
     VectorType,
     i1,
     i32,
@@ -45,6 +47,7 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     opt_operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -55,6 +58,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from ktir.semantics import DIVISIONS, FLOAT_FUNCTIONS, INT_FUNCTIONS
 from spyrecode.dialects.dataflow_types import (
     MXType,
     VectorLike,
@@ -455,6 +459,96 @@ class MultiplyAndAccumulateOp(WithDebugName):
         _check_mask(self.mask, self.data.type)
 
 
+
+_SIMPLE_FUNCTIONS = frozenset({"add", "sub", "maximum", "minimum", "maxnum", "minnum",
+                               "copysign", "abs", "ceil", "floor", "trunc", "round",
+                               "roundeven", "shli", "shrsi", "shrui", "maxui", "minui"})
+_DIVIDE_FUNCTIONS = frozenset({"div", "rem", *DIVISIONS})
+
+
+def function_arity(name: str) -> tuple[tuple[int, ...], int] | None:
+    """(allowed operand counts, parameter count) of a lane function, None if unknown."""
+    if name in FLOAT_FUNCTIONS:
+        _, _, arity, n_params = FLOAT_FUNCTIONS[name]
+        return arity, n_params
+    if name in INT_FUNCTIONS:
+        return (2,), 0
+    return None
+
+
+@irdl_op_definition
+class LaneFunctionOp(WithDebugName):
+    """`%r = vectorchain.lane_function "sqrt" %x : vector<64xf16> -> vector<64xf16>`
+    (project extension, not an upstream op): `r[i] = f(x[i], ...)` for an element-wise function
+    vectorchain has no op for (division, remainder, square root, exp2/log2, erf, sin/cos, pow,
+    the spyreop intrinsics gelu/silu/softplus/layernormscale/layernormnorm, integer division
+    and shifts). `function` names its definition in ktir.semantics (FLOAT_FUNCTIONS,
+    INT_FUNCTIONS), which the reference interpreter evaluates for the KTIR op it comes from;
+    `parameters` carries softplus's beta and threshold. Operands and result: one element type,
+    equal lane counts. Builder: `LaneFunctionOp(name, inputs, parameters=())`."""
+
+    name = "vectorchain.lane_function"
+    function = prop_def(StringAttr)
+    inputs = var_operand_def(VectorLike)
+    mask = opt_operand_def(MaskType)
+    parameters = opt_prop_def(ArrayAttr[FloatAttr])
+    result = result_def(VectorLike)
+    traits = traits_def(Pure())
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
+    assembly_format = (f"$function $inputs {_MASK} attr-dict `:` type($inputs) `->` "
+                       "type($result)")
+
+    def __init__(self, function: str, inputs: Sequence[SSAValue],
+                 parameters: Sequence[float] = (), result_type: Attribute | None = None,
+                 mask: SSAValue | None = None):
+        super().__init__(
+            operands=[list(inputs), opt(mask)],
+            result_types=[result_type or inputs[0].type],
+            properties=props({"function": StringAttr(function),
+                              "parameters": ArrayAttr([FloatAttr(p, Float32Type())
+                                                       for p in parameters])
+                              if parameters else None}))
+
+    @property
+    def function_name(self) -> str:
+        return self.function.data
+
+    @property
+    def parameter_values(self) -> list[FloatAttr]:
+        return list(self.parameters) if self.parameters is not None else []  # type: ignore
+
+    @property
+    def latency_class(self) -> str:
+        """The latency class of the function (arch.md §8)."""
+        f = self.function_name
+        if f in _DIVIDE_FUNCTIONS:
+            return "divide"
+        if f in _SIMPLE_FUNCTIONS:
+            return "simple"
+        return {"mul": "mul", "fma": "fma"}.get(f, "transcendental")
+
+    def verify_(self) -> None:
+        f = self.function_name
+        arity = function_arity(f)
+        if arity is None:
+            known = ", ".join(sorted({*FLOAT_FUNCTIONS, *INT_FUNCTIONS}))
+            raise VerifyException(f"unknown lane function '{f}' (known: {known})")
+        counts, n_params = arity
+        if len(self.inputs) not in counts:
+            want = " or ".join(map(str, counts))
+            raise VerifyException(f"'{f}' takes {want} operand(s), got {len(self.inputs)}")
+        if len(self.parameter_values) != n_params:
+            raise VerifyException(f"'{f}' takes {n_params} parameter(s), got "
+                                  f"{len(self.parameter_values)}")
+        types = [v.type for v in self.inputs]
+        _same_lanes(*types, self.result.type)
+        _same_elements(*types, self.result.type)
+        is_float = isinstance(element_type(self.result.type), AnyFloat)
+        if is_float != (f in FLOAT_FUNCTIONS):
+            raise VerifyException(f"'{f}' takes {'float' if f in FLOAT_FUNCTIONS else 'integer'}"
+                                  f" lanes, got {element_type(self.result.type)}")
+        _check_mask(self.mask, self.result.type)
+
 # --------------------------------------------------------------------------------------------
 # constants and lane movement
 # --------------------------------------------------------------------------------------------
@@ -828,6 +922,7 @@ VectorChain = Dialect(
         SigmoidEstimateOp,
         TanhEstimateOp,
         CastOp,
+        LaneFunctionOp,
         ConstantBitstreamOp,
         ShuffleOp,
         SelectOp,

@@ -96,7 +96,7 @@ def test_sample_timing_written_and_defaulted(sample):
     assert sfu.op_latency == DEFAULT_OP_LATENCY
     assert sfu.op_interval == DEFAULT_OP_INTERVAL
     assert sfu.lanes_per_cycle == {"f16": 64}
-    assert sfu.elements_per_cycle("f32") == 1
+    assert sfu.elements_per_cycle("f32") == 32  # unlisted: the bits per cycle of f16
     assert sample.clock_ghz == 1.0
     assert sample.signal_latency == 1
     used = "\n".join(sample.defaults_used)
@@ -246,9 +246,10 @@ def test_stream_device_retargets(stream):
     assert stream.writers("VMEM") == {"VSU"}
     assert not any(u.kind.startswith("DMA") or u.kind.startswith("MNI")
                    for u in stream.units.values())
-    with pytest.raises(KtirDiagnostic, match=r'compute unit "VPU" has no SIMD lanes for bf16 '
-                                             r"\(feature.simd lanes: f16, f32\)"):
-        stream.vector_lanes("bf16")
+    # types simd.lanes does not list: as many as fit the widest listed vector (16 x 32 bits)
+    assert stream.vector_lanes("bf16") == 32
+    assert stream.vector_lanes("i8") == 64
+    assert stream.units["VPU"].elements_per_cycle("i8") == 64
     assert stream.defaults_used == ()
 
 

@@ -11,7 +11,7 @@ from hypothesis.extra.numpy import arrays
 from xdsl.dialects.builtin import Float16Type, Float32Type, IntegerType
 
 from emulator import emulate
-from emulator.numerics import binary_fn, cast_fn
+from emulator.numerics import binary_fn, cast_fn, vector_kernel
 from ktir.interpreter.dtypes import elem_type
 from tests.emulator.programs import LAYOUT, ROW, device, module, store_rows
 
@@ -106,3 +106,101 @@ CASES = {
 def test_vector_ops_in_a_program(case: str) -> None:
     ops, want = CASES[case]
     assert np.array_equal(_run_vector(ops, "%r", X, Y), want)
+
+
+# ---- the ops element-wise KTIR lowers to evaluate as the reference interpreter does ---------
+
+_REFERENCE = {"vectorchain.fast_exp": "math.exp", "vectorchain.ln_estimate": "math.log",
+              "vectorchain.rsqrt_estimate": "math.rsqrt", "vectorchain.tanh_estimate":
+              "math.tanh", "vectorchain.rec_estimate": "spyreop.reciprocal",
+              "vectorchain.sigmoid_estimate": "spyreop.sigmoid"}
+
+
+def _interpret(op: str, t: str, *xs: np.ndarray) -> np.ndarray:
+    """The reference interpreter's value of the scalar op `op` on arrays `xs` (as in a
+    linalg.generic body, where scalar-typed ops see whole arrays)."""
+    from ktir.context import parse_module
+    from ktir.interpreter.core import Compiler
+
+    args = ", ".join(f"%x{i}: {t}" for i in range(len(xs)))
+    uses = ", ".join(f"%x{i}" for i in range(len(xs)))
+    fn = next(o for o in parse_module(f"func.func @f({args}) {{\n  %r = {op} {uses} : {t}\n"
+                                      "  return\n}", "t.mlir").walk() if o.name == "func.func")
+    target = next(iter(fn.body.block.ops))
+    c = Compiler()
+    run = c.compile_ops([target])[0]
+    r: list = [None] * (len(xs) + 8)
+    for a, x in zip(fn.body.block.args, xs):
+        r[c.slot(a)] = x
+    out = c.slot(target.results[0])
+    r += [None] * c.nslots
+    run(r)
+    return np.asarray(r[out])
+
+
+@pytest.mark.parametrize("name", sorted(_REFERENCE))
+@pytest.mark.parametrize("t", ["f16", "f32"])
+def test_estimates_evaluate_with_the_reference_numerics(name: str, t: str) -> None:
+    et = elem_type(Float16Type() if t == "f16" else Float32Type())
+    x = np.linspace(-6, 6, 257).astype(et.compute)
+    op = Operation_of(name, t, 257)
+    fn, cls = vector_kernel(op)
+    with np.errstate(all="ignore"):
+        got = fn(x)
+        want = _interpret(_REFERENCE[name], t, x)
+    assert cls == "transcendental"
+    assert np.array_equal(got.view(np.uint8), want.astype(et.compute).view(np.uint8))
+
+
+def Operation_of(name: str, t: str, n: int, *more: str):
+    from xdsl.dialects.builtin import VectorType
+    from xdsl.ir import Block
+
+    from spyrecode.dialects import vectorchain as vc
+
+    elt = Float16Type() if t == "f16" else Float32Type()
+    block = Block(arg_types=[VectorType(elt, [n])] * 5)
+    cls = {"vectorchain.fast_exp": vc.FastExpOp, "vectorchain.ln_estimate": vc.LnEstimateOp,
+           "vectorchain.rsqrt_estimate": vc.RsqrtEstimateOp,
+           "vectorchain.tanh_estimate": vc.TanhEstimateOp,
+           "vectorchain.rec_estimate": vc.RecEstimateOp,
+           "vectorchain.sigmoid_estimate": vc.SigmoidEstimateOp}.get(name)
+    if cls is not None:
+        return cls(block.args[0])
+    return vc.LaneFunctionOp(name, block.args[:len(more) + 1])
+
+
+@pytest.mark.parametrize(("function", "op", "arity"),
+                         [("div", "arith.divf", 2), ("rem", "arith.remf", 2),
+                          ("sqrt", "math.sqrt", 1), ("exp2", "math.exp2", 1),
+                          ("log2", "math.log2", 1), ("erf", "math.erf", 1),
+                          ("sin", "math.sin", 1), ("cos", "math.cos", 1),
+                          ("pow", "math.powf", 2), ("gelu", "spyreop.gelu", 1),
+                          ("silu", "spyreop.silu", 1)])
+def test_lane_functions_are_the_reference_functions(function: str, op: str, arity: int) -> None:
+    x = np.linspace(-3, 3, 64).astype(np.float16)
+    y = np.linspace(0.5, 4, 64).astype(np.float16)
+    fn, _ = vector_kernel(Operation_of(function, "f16", 64, *["y"] * (arity - 1)))
+    with np.errstate(all="ignore"):
+        got = fn(*(x, y)[:arity])
+        want = _interpret(op, "f16", *(x, y)[:arity])
+    assert np.array_equal(got.view(np.uint16), want.view(np.uint16))
+
+
+def test_lane_function_latency_classes_and_integer_division_by_zero() -> None:
+    from xdsl.dialects.builtin import VectorType
+    from xdsl.ir import Block
+
+    from emulator.errors import RuntimeFault
+    from spyrecode.dialects import vectorchain as vc
+
+    block = Block(arg_types=[VectorType(IntegerType(16), [4])] * 2)
+    div = vc.LaneFunctionOp("divsi", block.args)
+    fn, cls = vector_kernel(div)
+    assert cls == "divide"
+    assert fn(np.array([7, -7, 1, 0], np.int16), np.array([2, 2, 1, 3], np.int16)).tolist() == [
+        3, -3, 1, 0]
+    with pytest.raises(RuntimeFault, match="divides by zero"):
+        fn(np.array([1, 2, 3, 4], np.int16), np.array([1, 0, 1, 1], np.int16))
+    assert vector_kernel(vc.LaneFunctionOp("shli", block.args))[1] == "simple"
+    assert vector_kernel(Operation_of("erf", "f16", 4))[1] == "transcendental"

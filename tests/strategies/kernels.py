@@ -138,3 +138,192 @@ def elementwise_specs(draw, max_grid: int = 32) -> ElementwiseSpec:
                       draw(st.integers(0, avail - 1))))
     form = draw(st.sampled_from(["named", "generic", "arith"]))
     return ElementwiseSpec(rows, cols, grid, tuple(chain), n_inputs, broadcast, form)
+
+
+# ---- typed element-wise kernels: every op family and element type ----------------------------
+
+
+@dataclass(frozen=True)
+class TypedSpec:
+    """A kernel computing one value from same-shaped inputs with scalar statements.
+
+    `body` holds MLIR statements over the inputs `%a0, %a1, ...` ending in `%r`; types are
+    written `{f16}` (the element type in a `linalg.generic` body, the tensor type on tensors)
+    `{sel_f16}` for `arith.select`'s type list and `{lit_i8_1}` for the literal of a constant
+    (`1 : i8`, or `dense<1> : tensor<...xi8>`). With `in_shapes` the inputs have shapes of their
+    own, loaded whole (grid 1), and the tensor-form statements spell their types out. `form` is "generic" (one linalg.generic) or
+    "tensor" (the statements on whole tensors). The first dimension is split over `grid`
+    tiles."""
+
+    inputs: tuple[str, ...]
+    output: str
+    body: tuple[str, ...]
+    shape: tuple[int, ...] = (4, 64)
+    grid: int = 2
+    form: str = "generic"
+    name: str = "typed"
+    in_shapes: tuple[tuple[int, ...], ...] | None = None  # inputs of other shapes (grid 1)
+
+
+class _Types(dict):
+    def __init__(self, tile: tuple[int, ...], tensor: bool):
+        super().__init__()
+        self.tile, self.tensor = tile, tensor
+
+    def __missing__(self, key: str) -> str:
+        if key.startswith("lit_"):
+            elt, value = key[4:].rsplit("_", 1)
+            return f"dense<{value}> : {self[elt]}" if self.tensor else f"{value} : {elt}"
+        sel = key.startswith("sel_")
+        elt = key[4:] if sel else key
+        elt = "!spyreop.df16" if elt == "df16" else elt  # `{df16}`: "!" cannot start a field
+        if not self.tensor:
+            return elt
+        t = f"tensor<{'x'.join(map(str, self.tile))}x{elt}>"
+        return f"{t.replace(elt + '>', 'i1>')}, {t}" if sel else t
+
+
+def _box(shape: tuple[int, ...]) -> str:
+    dims = ", ".join(f"d{k}" for k in range(len(shape)))
+    cons = ", ".join(f"d{k} >= 0, -d{k} + {n - 1} >= 0" for k, n in enumerate(shape))
+    return f"affine_set<({dims}) : ({cons})>"
+
+
+def typed_kernel(s: TypedSpec) -> str:
+    rank = len(s.shape)
+    tile = (s.shape[0] // s.grid, *s.shape[1:])
+    dims = ", ".join(f"d{k}" for k in range(rank))
+    ident = f"affine_map<({dims}) -> ({dims})>"
+    tshape = "x".join(map(str, tile))
+    args = ", ".join([f"%in{i}: index" for i in range(len(s.inputs))] + ["%out: index"])
+    lines = [f"func.func @{s.name}({args}) attributes {{grid = [{s.grid}]}} {{",
+             "  %c0 = arith.constant 0 : index",
+             f"  %rows = arith.constant {tile[0]} : index",
+             "  %tid = ktdp.get_compute_tile_id : index",
+             "  %row0 = arith.muli %tid, %rows : index"]
+
+    def view(name: str, arg: str, elt: str, shape: tuple[int, ...] = s.shape,
+             part: tuple[int, ...] = tile) -> str:
+        n = len(shape)
+        mt = f"memref<{'x'.join(map(str, shape))}x{elt}>"
+        st = [int(np.prod(shape[k + 1:])) for k in range(n)]
+        ds = ", ".join(f"d{k}" for k in range(n))
+        at = ", ".join(["%row0" if shape == s.shape else "%c0"] + ["%c0"] * (n - 1))
+        lines.append(f"  %{name}v = ktdp.construct_memory_view %{arg}, sizes: "
+                     f"[{', '.join(map(str, shape))}], strides: [{', '.join(map(str, st))}] "
+                     f"{{coordinate_set = {_box(shape)}, memory_space = "
+                     f"#ktdp.memory_space<global>}} : {mt}")
+        lines.append(f"  %{name}t = ktdp.construct_access_tile %{name}v[{at}] "
+                     f"{{access_tile_order = affine_map<({ds}) -> ({ds})>, access_tile_set = "
+                     f"{_box(part)}}} : {mt} -> !ktdp.access_tile<{'x'.join(map(str, part))}"
+                     "xindex>")
+        return f"%{name}t"
+
+    for i, elt in enumerate(s.inputs):
+        shape = s.in_shapes[i] if s.in_shapes else s.shape
+        part = shape if s.in_shapes else tile
+        pt = "x".join(map(str, part))
+        t = view(f"x{i}", f"in{i}", elt, shape, part)
+        lines.append(f"  %x{i} = ktdp.load {t} : !ktdp.access_tile<{pt}xindex> -> "
+                     f"tensor<{pt}x{elt}>")
+    out_t = f"tensor<{tshape}x{s.output}>"
+    if s.form == "generic":
+        ins = ", ".join(f"%x{i}" for i in range(len(s.inputs)))
+        in_types = ", ".join(f"tensor<{tshape}x{e}>" for e in s.inputs)
+        maps = ", ".join([ident] * (len(s.inputs) + 1))
+        lines.append(f"  %e = tensor.empty() : {out_t}")
+        iters = ", ".join(['"parallel"'] * rank)
+        lines.append(f"  %res = linalg.generic {{indexing_maps = [{maps}], iterator_types = "
+                     f"[{iters}]}} ins({ins} : {in_types}) outs(%e : {out_t}) {{")
+        block = ", ".join(f"%a{i}: {e}" for i, e in enumerate(s.inputs))
+        lines.append(f"  ^bb0({block}, %o: {s.output}):")
+        types = _Types(tile, tensor=False)
+        lines += [f"    {stmt.format_map(types)}" for stmt in s.body]
+        lines.append(f"    linalg.yield %r : {s.output}")
+        lines.append(f"  }} -> {out_t}")
+        result = "%res"
+    else:
+        types = _Types(tile, tensor=True)
+        renames = {f"%a{i}": f"%x{i}" for i in range(len(s.inputs))}
+        for stmt in s.body:
+            text = stmt.format_map(types)
+            for a, x in sorted(renames.items(), reverse=True):
+                text = text.replace(a, x)
+            lines.append(f"  {text}")
+        result = "%r"
+    t = view("o", "out", s.output)
+    lines.append(f"  ktdp.store {result}, {t} : {out_t}, !ktdp.access_tile<{tshape}xindex>")
+    lines.append("  return")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+_TYPED_UNARY = {"float": ("arith.negf", "math.exp", "math.exp2", "math.log", "math.log2",
+                          "math.sqrt", "math.rsqrt", "math.tanh", "math.erf", "math.absf",
+                          "math.sin", "math.cos", "math.floor", "math.ceil"),
+                "int": ()}
+_TYPED_BINARY = {"float": ("arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.remf",
+                           "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf",
+                           "math.powf"),
+                 "int": ("arith.addi", "arith.subi", "arith.muli", "arith.andi", "arith.ori",
+                         "arith.xori", "arith.maxsi", "arith.minsi", "arith.maxui",
+                         "arith.minui", "arith.shli", "arith.shrsi", "arith.shrui",
+                         "arith.divsi", "arith.divui", "arith.remsi", "arith.remui")}
+_TYPED_COMPARE = {"float": ("arith.cmpf", ("oeq", "ogt", "oge", "olt", "ole", "one", "ord",
+                                           "ueq", "ugt", "uge", "ult", "ule", "une", "uno")),
+                  "int": ("arith.cmpi", ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule",
+                                         "ugt", "uge"))}
+# a round trip through another type: (there, back) casts
+_TYPED_ROUND_TRIP = {"f16": ("arith.extf", "f32", "arith.truncf"),
+                     "bf16": ("arith.extf", "f32", "arith.truncf"),
+                     "f32": ("arith.fptosi", "i32", "arith.sitofp"),
+                     "i8": ("arith.extsi", "i32", "arith.trunci"),
+                     "i16": ("arith.sitofp", "f32", "arith.fptosi"),
+                     "i32": ("arith.trunci", "i8", "arith.extsi")}
+
+
+@st.composite
+def typed_elementwise_specs(draw, types: tuple[str, ...] = ("f16", "bf16", "f32", "i8", "i16",
+                                                             "i32")) -> TypedSpec:
+    """Random `TypedSpec`s: an element type, a view of rank 1 to 4 split over 1, 2 or 4 tiles,
+    and a chain of its unary and binary ops, compare-and-select and cast round trips, in a
+    `linalg.generic` or on tensors. Integer divisors are made odd (never zero)."""
+    t = draw(st.sampled_from(types))
+    kind = "int" if t.startswith("i") else "float"
+    grid = draw(st.sampled_from([1, 2, 4]))
+    rank = draw(st.integers(1, 4))
+    inner = [draw(st.sampled_from([1, 2, 3])) for _ in range(rank - 2)]
+    last = draw(st.sampled_from([32, 64, 128]))
+    shape = (grid * draw(st.integers(1, 3)), *inner, last) if rank > 1 else (grid * last,)
+    n_inputs = draw(st.integers(1, 3))
+    values = [f"%a{i}" for i in range(n_inputs)]
+    body: list[str] = []
+    if kind == "int":
+        body.append(f"%one = arith.constant {{lit_{t}_1}}")
+    for k in range(draw(st.integers(1, 4))):
+        x, y = draw(st.sampled_from(values)), draw(st.sampled_from(values))
+        choice = draw(st.sampled_from(["unary", "binary", "select", "round"]
+                                      if _TYPED_UNARY[kind] else ["binary", "select", "round"]))
+        v = f"%v{k}"
+        if choice == "unary":
+            body.append(f"{v} = {draw(st.sampled_from(_TYPED_UNARY[kind]))} {x} : {{{t}}}")
+        elif choice == "binary":
+            op = draw(st.sampled_from(_TYPED_BINARY[kind]))
+            if op.split(".")[1] in ("divsi", "divui", "remsi", "remui"):
+                body.append(f"%d{k} = arith.ori {y}, %one : {{{t}}}")
+                y = f"%d{k}"
+            body.append(f"{v} = {op} {x}, {y} : {{{t}}}")
+        elif choice == "select":
+            cmp, preds = _TYPED_COMPARE[kind]
+            body.append(f"%c{k}x = {cmp} {draw(st.sampled_from(preds))}, {x}, {y} : {{{t}}}")
+            body.append(f"{v} = arith.select %c{k}x, {x}, {y} : {{sel_{t}}}")
+        else:
+            there, mid, back = _TYPED_ROUND_TRIP[t]
+            body.append(f"%w{k} = {there} {x} : {{{t}}} to {{{mid}}}")
+            body.append(f"{v} = {back} %w{k} : {{{mid}}} to {{{t}}}")
+        values.append(v)
+    last_op = "arith.addf" if kind == "float" else "arith.xori"  # the result is named %r
+    body.append(f"%r = {last_op} {values[-1]}, {values[0]} : {{{t}}}")
+    form = draw(st.sampled_from(["generic", "tensor"]))
+    return TypedSpec(tuple([t] * n_inputs), t, tuple(body), shape=shape, grid=grid, form=form,
+                     name="random_typed")

@@ -19,9 +19,14 @@ iteration is one pipeline instance:
       } } }
 
 Views are cast to the device memory kind of their KTIR space (`mem_space_mapping`):
-`memref.memory_space_cast %v : memref<96x64xf16> to memref<96x64xf16, "DDR">`. A broadcast
-input (a row reused by every row) reads the same row in every instance; broadcasting along a
-vectorised dimension is refused (it needs a splat transfer, not implemented yet).
+`memref.memory_space_cast %v : memref<96x64xf16> to memref<96x64xf16, "DDR">`. Every FIFO slot
+carries its own element type (mixed-type groups: f16 loads, f32 compute, ...); the vector
+length is the SIMD lanes of the group's narrowest-lane element type. A broadcast input (a row
+reused by every row) reads the same row in every instance; one broadcast along a vectorised
+dimension (a column, a scalar) is read with the lanes it has and widened in the compute stage,
+where the generic reads it through a broadcasting map (`(d0, d1) -> (d0, 0)`; the lowering
+shuffles its lanes). A strided access or a transpose across two vectorised dimensions is
+refused.
 """
 
 from __future__ import annotations
@@ -52,6 +57,7 @@ from scheduler.analysis.device import device_of
 from scheduler.analysis.index_exprs import index_constant
 from scheduler.conversion.ktir_to_ktdf.elementwise_fusion import (
     Access,
+    Follow,
     FusedGroup,
     Leaf,
     build_body,
@@ -120,9 +126,10 @@ class _Builder:
 
     # ---- one side of a transfer ------------------------------------------------------------
 
-    def side(self, acc: Access, follows: list[int | None], ivs: list[SSAValue],
+    def side(self, acc: Access, follows: list[Follow], ivs: list[SSAValue],
              vec: tuple[int, ...]) -> tuple[list[SSAValue], AffineMap, list[int]]:
-        """Subscripts `base + lower + iv` into the view, and the chunk sizes."""
+        """Subscripts `base + lower + offset + stride * iv` into the view, and the chunk
+        sizes (the vector extent of each followed dimension, 1 for a broadcast one)."""
         tile = acc.tile
         operands: list[SSAValue] = []
         replace: list[AffineExpr] = []
@@ -137,12 +144,12 @@ class _Builder:
         results: list[AffineExpr] = []
         sizes: list[int] = []
         for t, base in enumerate(tile.base_map.data.results):
-            e = base.replace_dims_and_symbols(replace, []) + acc.lower[t]
-            s = follows[t]
-            if s is not None:
-                e = e + AffineExpr.dimension(n_idx + s)
+            f = follows[t]
+            e = base.replace_dims_and_symbols(replace, []) + acc.lower[t] + f.offset
+            if f.dim is not None:
+                e = e + AffineExpr.dimension(n_idx + f.dim) * f.stride
             results.append(e)
-            sizes.append(vec[s] if s is not None else 1)
+            sizes.append(vec[f.dim] if f.dim is not None else 1)
         amap = AffineMap(n_idx + len(ivs), 0, tuple(results))
         return [*operands, *ivs], amap, sizes
 
@@ -159,21 +166,24 @@ class _Builder:
                                    "slots need in-order delivery on the compute unit's links "
                                    "(feature.queue = {..., ordered})")
 
+    def lanes(self) -> int:
+        """The vector length of the group: the SIMD lanes of its narrowest-lane element type
+        (every vector of one group has the same number of lanes; masks and the 64-bit
+        intermediates of conversions do not count)."""
+        names = {str(self.group.element_type(n)) for n in self.group.nodes()}
+        names |= {str(acc.element_type) for acc, _ in self.group.outputs}
+        names -= {"i1", "i64", "index"}
+        return min(self.device.vector_lanes(t) for t in sorted(names or {"i8"}))  # i1: bytes
+
     def build(self) -> None:
         group = self.group
         stores = [acc.op for acc, _ in group.outputs]
-        elt = group.outputs[0][0].element_type
         self.check_ordered_links(group.loads[0].op if group.loads else stores[0])
-        vec = vector_shape(group.space, self.device.vector_lanes(str(elt)))
+        vec = vector_shape(group.space, self.lanes())
         leaves = group.leaves()
         follows = {leaf: leaf_dims(leaf) for leaf in leaves}
         for leaf in leaves:
-            for s, v in enumerate(vec):
-                if v > 1 and s not in follows[leaf]:
-                    raise op_error(group.loads[leaf.load].op,
-                                   f"broadcast along the vectorised dimension {s} (vector "
-                                   f"{'x'.join(map(str, vec))}): not supported by the "
-                                   "scheduler yet")
+            self.check_leaf(leaf, follows[leaf], vec)
         n_vec = math.prod(vec)
         compute = self.device.compute_kind
 
@@ -193,9 +203,10 @@ class _Builder:
             body.add_op(scf.YieldOp())
             at = InsertPoint.before(body.last_op)
 
-        in_slots = [FifoSlotType(self.memory_kind(group.loads[lf.load]), compute, n_vec, elt)
-                    for lf in leaves]
-        out_slots = [FifoSlotType(compute, self.memory_kind(acc), n_vec, elt)
+        in_slots = [FifoSlotType(self.memory_kind(group.loads[lf.load]), compute,
+                                 math.prod(self.read_shape(follows[lf], vec)),
+                                 group.loads[lf.load].element_type) for lf in leaves]
+        out_slots = [FifoSlotType(compute, self.memory_kind(acc), n_vec, acc.element_type)
                      for acc, _ in group.outputs]
         n_tokens = 3 if leaves else 2
         priv_block = Block()
@@ -217,13 +228,13 @@ class _Builder:
                 acc = group.loads[leaf.load]
                 idx, amap, sizes = self.side(acc, follows[leaf], ivs, vec)
                 load_ops.append(DataTransferOp(self.cast(acc), idx, amap, sizes, slot, [],
-                                               None, [n_vec]))
+                                               None, [math.prod(sizes)]))
             stages.append(StageOp([], [toks[0]], load_ops))
         stages.append(StageOp(toks[:1] if leaves else [], [toks[-2]],
-                              self.compute_body(leaves, slots_in, slots_out, vec, elt),
+                              self.compute_body(leaves, follows, slots_in, slots_out, vec),
                               applicable_units=[compute]))
         store_ops = []
-        ident = list(range(len(group.space)))
+        ident = [Follow(d, 1, 0) for d in range(len(group.space))]
         for (acc, _), slot in zip(group.outputs, slots_out):
             idx, amap, sizes = self.side(acc, ident, ivs, vec)
             store_ops.append(DataTransferOp(slot, [], None, [n_vec], self.cast(acc), idx, amap,
@@ -238,21 +249,52 @@ class _Builder:
         # only they read, are dead now
         dead_code(self.fn.body, self.rewriter)
 
-    def compute_body(self, leaves: list[Leaf], slots_in: list[SSAValue],
-                     slots_out: list[SSAValue], vec: tuple[int, ...], elt) -> list[Operation]:
-        vt = TensorType(elt, vec)
-        ops: list[Operation] = []
-        reads = [ReadFromFifoOp(s, vt) for s in slots_in]
-        ops += reads
-        empties = [tensor.EmptyOp([], vt) for _ in slots_out]
-        ops += empties
-        body = build_body(self.group, leaves, [elt] * len(leaves), [elt] * len(slots_out))
+    def check_leaf(self, leaf: Leaf, follows: list[Follow], vec: tuple[int, ...]) -> None:
+        """A leaf's tile dimensions must follow the vectorised dimensions in order and
+        densely, so that a transfer delivers its lanes in the vector's order."""
+        op = self.group.loads[leaf.load].op
+        shape = "x".join(map(str, vec))
+        along = [f for f in follows if f.dim is not None and vec[f.dim] > 1]
+        if any(f.stride != 1 for f in along):
+            raise op_error(op, f"a strided access along a vectorised dimension (vector "
+                               f"{shape}): not supported by the scheduler yet")
+        dims = [f.dim for f in along]
+        if dims != sorted(dims):
+            raise op_error(op, f"a transpose across vectorised dimensions (vector {shape}): "
+                               "not supported by the scheduler yet")
+
+    @staticmethod
+    def read_shape(follows: list[Follow], vec: tuple[int, ...]) -> list[int]:
+        """The vector of a leaf as the compute stage reads it: the iteration vector with 1
+        in the dimensions the leaf does not follow (broadcast there by a shuffle)."""
+        mine = {f.dim for f in follows if f.dim is not None}
+        return [v if d in mine else 1 for d, v in enumerate(vec)]
+
+    def compute_body(self, leaves: list[Leaf], follows: dict[Leaf, list[Follow]],
+                     slots_in: list[SSAValue], slots_out: list[SSAValue],
+                     vec: tuple[int, ...]) -> list[Operation]:
+        group = self.group
         rank = len(vec)
+        ops: list[Operation] = []
+        reads, maps = [], []
+        for leaf, s in zip(leaves, slots_in):
+            shape = self.read_shape(follows[leaf], vec)
+            reads.append(ReadFromFifoOp(s, TensorType(group.loads[leaf.load].element_type,
+                                                      shape)))
+            maps.append(AffineMap(rank, 0, tuple(
+                AffineExpr.dimension(d) if n > 1 or vec[d] == 1 else AffineExpr.constant(0)
+                for d, n in enumerate(shape))))
+        ops += reads
+        out_types = [TensorType(acc.element_type, vec) for acc, _ in group.outputs]
+        empties = [tensor.EmptyOp([], t) for t in out_types]
+        ops += empties
+        body = build_body(group, leaves, [group.loads[lf.load].element_type for lf in leaves],
+                          [acc.element_type for acc, _ in group.outputs])
         ident = AffineMap.identity(rank)
         generic = linalg.GenericOp(
             [r.results[0] for r in reads], [e.tensor for e in empties], Region(body),
-            [AffineMapAttr(ident)] * (len(reads) + len(empties)),
-            [IteratorTypeAttr.parallel()] * rank, [vt] * len(empties))
+            [AffineMapAttr(m) for m in maps] + [AffineMapAttr(ident)] * len(empties),
+            [IteratorTypeAttr.parallel()] * rank, out_types)
         ops.append(generic)
         ops += [WriteToFifoOp(r, s) for r, s in zip(generic.results, slots_out)]
         return ops

@@ -1,28 +1,59 @@
 """Element-wise fusion of a compute group: what `construct-three-stage-pipeline` builds on.
 
-A group (after `compute-group-extraction`) loads tiles, computes element-wise (named linalg
-ops, `linalg.generic` with broadcasting maps, `linalg.broadcast`, `arith` on tensors, splat
-constants) and stores tiles. `fuse_group` turns that into one iteration space and one
-expression DAG per stored value, whose leaves are loads read through projected-permutation
-maps (broadcasts allowed). `build_body` then emits the scalar body of the single fused
-`linalg.generic` of the compute stage. Anything outside element-wise compute is reported at
-its op (the legality check normally catches it first).
+A group (after `compute-group-extraction`) loads tiles, computes element-wise and stores
+tiles. `fuse_group` turns that into one iteration space (the stored tile shape) and one
+expression DAG per stored value. Its leaves are loads read through affine maps from the
+iteration space to the tile (`Leaf`; each map result is a space dimension times a stride
+plus an offset, or a constant), constants (`Const`) and scalars defined outside the group
+(`Captured`: kernel arguments, index arithmetic); its inner nodes are the scalar ops of
+`scheduler.analysis.compute_ops` (`Apply`).
+
+The fusion generalises, as pipeline.md's step 3 says: named linalg ops (through their bodies),
+`linalg.generic` (through its indexing maps), `arith`/`math`/`spyreop` on tensors or scalars,
+and the ops that only move elements: `linalg.broadcast`, `linalg.fill`, `linalg.transpose`,
+`tensor.splat`, `tensor.extract` (constant indices), `tensor.collapse_shape` /
+`tensor.expand_shape` (unit dimensions only), `tensor.extract_slice` (static), `tensor.empty`
+(zeros, as the reference interpreter reads it) and splat constants. `build_body` then emits
+the scalar body of the single fused `linalg.generic` of the compute stage. Anything else is
+reported at its op (the legality check normally catches it first).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, TensorType
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    ShapedType,
+)
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+)
 
 from ktir import affine
 from ktir.diagnostics import op_error
 from ktir.dialects import ktdp
-from scheduler.analysis.compute_ops import ELEMENTWISE
+from scheduler.analysis.compute_ops import (
+    NAMED_ELEMENTWISE,
+    SCALAR_OPS,
+    element_of,
+    reassociation,
+    scalar_reason,
+    structural_reason,
+)
+from scheduler.dialects.ktdf_types import const_int
 
 
 @dataclass(frozen=True)
@@ -48,16 +79,24 @@ class Leaf:
 
 @dataclass(frozen=True)
 class Const:
-    value: FloatAttr
+    value: FloatAttr | IntegerAttr
+
+
+@dataclass(frozen=True)
+class Captured:
+    """A scalar computed outside the group, splat over the vector."""
+
+    value: SSAValue
 
 
 @dataclass(frozen=True)
 class Apply:
     template: Operation  # a scalar op (e.g. arith.addf) to clone with new operands
     args: tuple[Node, ...]
+    result: int = 0  # which result of the template
 
 
-Node = Leaf | Const | Apply
+Node = Leaf | Const | Captured | Apply
 
 
 @dataclass
@@ -66,20 +105,34 @@ class FusedGroup:
     loads: list[Access] = field(default_factory=list)
     outputs: list[tuple[Access, Node]] = field(default_factory=list)
 
-    def leaves(self) -> list[Leaf]:
-        """Distinct leaves in first-use order (one compute input each)."""
-        seen: list[Leaf] = []
+    def nodes(self) -> list[Node]:
+        """Every node once, operands before users."""
+        seen: dict[Node, None] = {}
 
         def walk(n: Node) -> None:
-            if isinstance(n, Leaf) and n not in seen:
-                seen.append(n)
-            elif isinstance(n, Apply):
+            if n in seen:
+                return
+            if isinstance(n, Apply):
                 for a in n.args:
                     walk(a)
+            seen[n] = None
 
         for _, node in self.outputs:
             walk(node)
-        return seen
+        return list(seen)
+
+    def leaves(self) -> list[Leaf]:
+        """Distinct leaves in first-use order (one compute input each)."""
+        return [n for n in self.nodes() if isinstance(n, Leaf)]
+
+    def element_type(self, n: Node) -> Attribute:
+        if isinstance(n, Leaf):
+            return self.loads[n.load].element_type
+        if isinstance(n, Const):
+            return n.value.type
+        if isinstance(n, Captured):
+            return n.value.type
+        return element_of(n.template.results[n.result].type)
 
 
 def access_of(op: ktdp.LoadOp | ktdp.StoreOp) -> Access:
@@ -99,8 +152,21 @@ def _compose(node: Node, m: AffineMap) -> Node:
     if isinstance(node, Leaf):
         return Leaf(node.load, node.map.compose(m))
     if isinstance(node, Apply):
-        return Apply(node.template, tuple(_compose(a, m) for a in node.args))
+        return Apply(node.template, tuple(_compose(a, m) for a in node.args), node.result)
     return node
+
+
+def _rank(v: SSAValue) -> int:
+    return len(v.type.get_shape()) if isinstance(v.type, ShapedType) else 0
+
+
+def _broadcast(rank: int) -> AffineMap:
+    """A rank-0 (scalar) node seen from a space of `rank` dimensions."""
+    return AffineMap(rank, 0, ())
+
+
+def _zero() -> AffineExpr:
+    return AffineExpr.constant(0)
 
 
 class _Fuser:
@@ -109,44 +175,136 @@ class _Fuser:
         self.memo: dict[SSAValue, Node] = {}
         self.load_index: dict[Operation, int] = {}
 
-    def node(self, v: SSAValue, space_rank: int) -> Node:
+    def node(self, v: SSAValue) -> Node:
+        """The node of `v` on its own space (its tensor's dimensions; none for a scalar)."""
         if v in self.memo:
             return self.memo[v]
-        n = self._node(v, space_rank)
+        n = self._node(v)
         self.memo[v] = n
         return n
 
-    def _node(self, v: SSAValue, rank: int) -> Node:
+    def at(self, v: SSAValue, rank: int) -> Node:
+        """The node of `v` on a space of `rank` dims: its own, or a scalar broadcast."""
+        n = self.node(v)
+        own = _rank(v)
+        if own == rank:
+            return n
+        if own == 0:
+            return _compose(n, _broadcast(rank))
+        raise op_error(v.owner if isinstance(v.owner, Operation) else None,  # type: ignore
+                       f"an operand of rank {own} in a computation of rank {rank}")
+
+    def _node(self, v: SSAValue) -> Node:
         op = v.owner
+        rank = _rank(v)
         assert self.group is not None
+        if not isinstance(op, Operation):  # a block argument: a scalar from outside
+            return self._captured(v)
         if isinstance(op, ktdp.LoadOp):
             if op not in self.load_index:
                 self.load_index[op] = len(self.group.loads)
                 self.group.loads.append(access_of(op))
             return Leaf(self.load_index[op], AffineMap.identity(rank))
-        if isinstance(op, arith.ConstantOp) and isinstance(op.value, DenseIntOrFPElementsAttr) \
-                and op.value.is_splat():
-            elt = op.value.get_element_type()
-            return Const(FloatAttr(op.value.get_float_values()[0], elt))
+        if op.name in ("arith.constant", "linalg.generic", "tensor.extract_slice",
+                       "tensor.collapse_shape", "tensor.expand_shape", "tensor.extract"):
+            why = structural_reason(op)
+            if why is not None:
+                raise op_error(op, why)
+        if isinstance(op, arith.ConstantOp):
+            return self._constant(op)
+        if isinstance(op, tensor.EmptyOp):  # the reference interpreter's zeros
+            e = element_of(v.type)
+            return Const(FloatAttr(0.0, e) if _is_float(e) else IntegerAttr(0, e))
+        if isinstance(op, tensor.SplatOp):
+            return _compose(self.node(op.input), _broadcast(rank))
+        if isinstance(op, linalg.FillOp):
+            return _compose(self.node(op.inputs[0]), _broadcast(rank))
+        if isinstance(op, tensor.ExtractOp):
+            idx = tuple(AffineExpr.constant(const_int(i) or 0) for i in op.indices)
+            return _compose(self.node(op.tensor), AffineMap(0, 0, idx))
+        if isinstance(op, tensor.CollapseShapeOp | tensor.ExpandShapeOp):
+            return self._reshape(op, rank)
+        if isinstance(op, tensor.ExtractSliceOp):
+            return self._slice(op, rank)
+        if isinstance(op, linalg.TransposeOp):
+            perm = [int(p) for p in op.permutation.get_values()]
+            inverse = {p: i for i, p in enumerate(perm)}
+            m = AffineMap(rank, 0, tuple(AffineExpr.dimension(inverse[d])
+                                          for d in range(rank)))
+            return _compose(self.node(op.inputs[0]), m)
         if isinstance(op, linalg.GenericOp):
             return self._generic(op, v, rank)
         if isinstance(op, linalg.BroadcastOp):
             dims = set(op.dimensions.get_values())
             kept = [AffineExpr.dimension(d) for d in range(rank) if d not in dims]
-            m = AffineMap(rank, 0, tuple(kept))
-            return _compose(self.node(op.input, len(kept)), m)
-        if op is not None and op.name in ELEMENTWISE and isinstance(v.type, TensorType):
-            return Apply(op, tuple(self.node(a, rank) for a in op.operands))
-        if isinstance(op, linalg.NamedOperation) and op.name != "linalg.generic":
+            return _compose(self.node(op.input), AffineMap(rank, 0, tuple(kept)))
+        if op.name in NAMED_ELEMENTWISE:
             return self._named(op, v, rank)
-        raise op_error(op if isinstance(op, Operation) else v.owner.parent_op(),
-                       "not an element-wise computation of loaded tiles")
+        if op.name in SCALAR_OPS:
+            why = scalar_reason(op)
+            if why is not None:
+                raise op_error(op, why)
+            return Apply(op, tuple(self.at(a, rank) for a in op.operands),
+                         list(op.results).index(v))
+        if not isinstance(v.type, ShapedType):
+            return self._captured(v)
+        raise op_error(op, "not an element-wise computation of loaded tiles")
+
+    def _captured(self, v: SSAValue) -> Node:
+        if isinstance(v.type, ShapedType):
+            raise op_error(v.owner.parent_op() if not isinstance(v.owner, Operation)  # type: ignore
+                           else v.owner, "a tensor computed outside the group")
+        return Captured(v)
+
+    def _constant(self, op: arith.ConstantOp) -> Node:
+        value = op.value
+        if isinstance(value, DenseIntOrFPElementsAttr):
+            elt = value.get_element_type()
+            if _is_float(elt):
+                return Const(FloatAttr(value.get_float_values()[0], elt))
+            return Const(IntegerAttr(int(value.get_values()[0]), elt))
+        if isinstance(value, FloatAttr | IntegerAttr):
+            return Const(value)
+        raise op_error(op, f"constant {value} in compute")
+
+    def _reshape(self, op: tensor.CollapseShapeOp | tensor.ExpandShapeOp, rank: int) -> Node:
+        src = op.src
+        groups = reassociation(op)
+        if isinstance(op, tensor.CollapseShapeOp):  # result dim k = source dims groups[k]
+            shape = src.type.get_shape()  # type: ignore[attr-defined]
+            results = [_zero() for _ in shape]
+            for k, g in enumerate(groups):
+                big = [d for d in g if shape[d] != 1]
+                if big:
+                    results[big[0]] = AffineExpr.dimension(k)
+        else:  # source dim j = result dims groups[j]
+            shape = op.result.type.get_shape()  # type: ignore[attr-defined]
+            results = []
+            for g in groups:
+                big = [d for d in g if shape[d] != 1]
+                results.append(AffineExpr.dimension(big[0]) if big else _zero())
+        return _compose(self.node(src), AffineMap(rank, 0, tuple(results)))
+
+    def _slice(self, op: tensor.ExtractSliceOp, rank: int) -> Node:
+        offs = [int(x) for x in op.static_offsets.get_values()]
+        sizes = [int(x) for x in op.static_sizes.get_values()]
+        strides = [int(x) for x in op.static_strides.get_values()]
+        out = list(op.result.type.get_shape())
+        results: list[AffineExpr] = []
+        k = 0
+        for j, size in enumerate(sizes):
+            if k < len(out) and size == out[k]:  # a kept dimension (rank reduction drops 1s)
+                results.append(AffineExpr.dimension(k) * strides[j] + offs[j])
+                k += 1
+            else:
+                results.append(AffineExpr.constant(offs[j]))
+        return _compose(self.node(op.source), AffineMap(rank, 0, tuple(results)))
 
     def _named(self, op: Operation, v: SSAValue, rank: int) -> Node:
         body = op.regions[0].block
         ins = list(op.operands)[: len(body.args) - 1]
-        env: dict[SSAValue, Node] = {a: self.node(x, rank) for a, x in zip(body.args, ins)}
-        return self._body_node(op, body, env, list(op.results).index(v))
+        env: dict[SSAValue, Node] = {a: self.at(x, rank) for a, x in zip(body.args, ins)}
+        return self._body_node(op, body, env, list(op.results).index(v), rank)
 
     def _generic(self, op: linalg.GenericOp, v: SSAValue, rank: int) -> Node:
         maps = [m.data for m in op.indexing_maps.data]
@@ -154,7 +312,7 @@ class _Fuser:
         n_in = len(op.inputs)
         env: dict[SSAValue, Node] = {}
         for arg, x, m in zip(body.args, op.inputs, maps):
-            env[arg] = _compose(self.node(x, len(m.results)), m)
+            env[arg] = _compose(self.node(x), m)
         for arg in body.args[n_in:]:
             if arg.first_use is not None:
                 raise op_error(op, "the body reads its output (accumulation); only element-wise "
@@ -163,20 +321,30 @@ class _Fuser:
         out_map = maps[n_in + out_index]
         if out_map != AffineMap.identity(out_map.num_dims):
             raise op_error(op, "linalg.generic outputs must use identity indexing maps")
-        return self._body_node(op, body, env, out_index)
+        return self._body_node(op, body, env, out_index, rank)
 
     def _body_node(self, op: Operation, body: Block, env: dict[SSAValue, Node],
-                   index: int) -> Node:
+                   index: int, rank: int) -> Node:
+        def arg(a: SSAValue) -> Node:
+            return env[a] if a in env else self.at(a, rank)  # a scalar from outside the body
+
         for inner in body.ops:
             if isinstance(inner, linalg.YieldOp):
-                return env[inner.operands[index]]
-            if isinstance(inner, arith.ConstantOp) and isinstance(inner.value, FloatAttr):
-                env[inner.result] = Const(inner.value)
+                return arg(inner.operands[index])
+            if isinstance(inner, arith.ConstantOp):
+                env[inner.result] = self._constant(inner)
                 continue
-            if inner.name not in ELEMENTWISE:
-                raise op_error(inner, f"'{inner.name}' is not a supported element-wise op")
-            env[inner.results[0]] = Apply(inner, tuple(env[a] for a in inner.operands))
+            why = scalar_reason(inner)
+            if why is not None:
+                raise op_error(inner, why)
+            args = tuple(arg(a) for a in inner.operands)
+            for k, r in enumerate(inner.results):
+                env[r] = Apply(inner, args, k)
         raise op_error(op, "body without linalg.yield")
+
+
+def _is_float(t: Attribute) -> bool:
+    return isinstance(t, AnyFloat)
 
 
 def fuse_group(stores: list[ktdp.StoreOp]) -> FusedGroup:
@@ -190,28 +358,54 @@ def fuse_group(stores: list[ktdp.StoreOp]) -> FusedGroup:
             raise op_error(st, f"stores of one group must have the same shape "
                                f"({'x'.join(map(str, acc.shape))} vs "
                                f"{'x'.join(map(str, first.shape))})")
-        fuser.group.outputs.append((acc, fuser.node(st.data, len(acc.shape))))
+        fuser.group.outputs.append((acc, fuser.at(st.data, len(acc.shape))))
     return fuser.group
 
 
-def leaf_dims(leaf: Leaf) -> list[int | None]:
-    """For each tile dim of the leaf: the iteration-space dim it follows, or None (broadcast)."""
-    out: list[int | None] = []
+class Follow(NamedTuple):
+    """How one tile dimension of a leaf follows the iteration space: `dim * stride + offset`,
+    or the constant `offset` when `dim` is None (a broadcast)."""
+
+    dim: int | None
+    stride: int
+    offset: int
+
+
+def leaf_dims(leaf: Leaf) -> list[Follow]:
+    """For each tile dim of the leaf: the iteration-space dim it follows (with stride and
+    offset), or a constant (broadcast)."""
+    out: list[Follow] = []
     for e in leaf.map.results:
-        if isinstance(e, AffineDimExpr):
-            out.append(e.position)
-        elif isinstance(e, AffineConstantExpr) and e.value == 0:
-            out.append(None)
-        else:
-            raise ValueError(f"indexing map result '{e}' is not a dim or 0")
+        f = _follow(e)
+        if f is None:
+            raise ValueError(f"indexing map result '{e}' is not 'dim * stride + offset'")
+        out.append(f)
     return out
+
+
+def _follow(e: AffineExpr) -> Follow | None:
+    if isinstance(e, AffineConstantExpr):
+        return Follow(None, 0, e.value)
+    if isinstance(e, AffineDimExpr):
+        return Follow(e.position, 1, 0)
+    if isinstance(e, AffineBinaryOpExpr):
+        if e.kind is AffineBinaryOpKind.Add and isinstance(e.rhs, AffineConstantExpr):
+            f = _follow(e.lhs)
+            return None if f is None else Follow(f.dim, f.stride, f.offset + e.rhs.value)
+        if e.kind is AffineBinaryOpKind.Mul and isinstance(e.rhs, AffineConstantExpr):
+            f = _follow(e.lhs)
+            return None if f is None else Follow(f.dim, f.stride * e.rhs.value,
+                                                 f.offset * e.rhs.value)
+    return None
 
 
 def build_body(group: FusedGroup, leaves: list[Leaf], element_types: list[Attribute],
                out_types: list[Attribute]) -> Block:
-    """The scalar body of the fused generic: one block argument per leaf, then per output."""
+    """The scalar body of the fused generic: one block argument per leaf, then per output.
+    Captured scalars are used where they are defined (the body reads them from outside)."""
     block = Block(arg_types=[*element_types, *out_types])
     values: dict[Node, SSAValue] = {}
+    emitted: dict[tuple[Operation, tuple[Node, ...]], Operation] = {}
 
     def emit(n: Node) -> SSAValue:
         if n in values:
@@ -222,13 +416,21 @@ def build_body(group: FusedGroup, leaves: list[Leaf], element_types: list[Attrib
             c = arith.ConstantOp(n.value)
             block.add_op(c)
             v = c.result
+        elif isinstance(n, Captured):
+            v = n.value
         else:
-            args = [emit(a) for a in n.args]
-            t = n.template  # rebuilt on scalars: tensor-level arith ops become element ops
-            new = type(t).create(operands=args, result_types=[args[0].type],
-                                 properties=dict(t.properties), attributes=dict(t.attributes))
-            block.add_op(new)
-            v = new.results[0]
+            key = (n.template, n.args)
+            new = emitted.get(key)
+            if new is None:
+                args = [emit(a) for a in n.args]
+                t = n.template  # rebuilt on scalars: tensor-level ops become element ops
+                new = type(t).create(operands=args,
+                                     result_types=[element_of(r.type) for r in t.results],
+                                     properties=dict(t.properties),
+                                     attributes=dict(t.attributes))
+                block.add_op(new)
+                emitted[key] = new
+            v = new.results[n.result]
         values[n] = v
         return v
 
@@ -237,5 +439,5 @@ def build_body(group: FusedGroup, leaves: list[Leaf], element_types: list[Attrib
     return block
 
 
-__all__ = ["Access", "Apply", "Const", "FusedGroup", "Leaf", "access_of", "build_body",
-           "fuse_group", "leaf_dims"]
+__all__ = ["Access", "Apply", "Captured", "Const", "Follow", "FusedGroup", "Leaf",
+           "access_of", "build_body", "fuse_group", "leaf_dims"]

@@ -5,9 +5,11 @@ The accepted subset is what the rest of the pipeline lowers end to end (the tabl
 `scheduler.analysis.compute_ops` is shared with the DataflowIR lowering):
 views of static shape over `global` or `ct_local` memory whose coordinate set is their box,
 access tiles over boxes in identity order that provably stay inside their view, loads and
-stores, element-wise compute (named linalg ops, `linalg.generic` with parallel iterators and
-broadcasting maps, `arith` on tensors), index arithmetic, and `scf.for`/`scf.if` whose bounds
-and conditions do not depend on the compute tile.
+stores, element-wise compute (`compute_ops.unsupported`: the arith/math/spyreop ops of its
+table on f16/bf16/f32/i8/i16/i32 tensors, named linalg ops, `linalg.generic` with parallel
+iterators and broadcasting maps, and the ops that move elements: fill, broadcast, transpose,
+splat, extract, unit-dimension reshapes, static slices), index arithmetic, and
+`scf.for`/`scf.if` whose bounds and conditions do not depend on the compute tile.
 """
 
 from __future__ import annotations
@@ -15,15 +17,13 @@ from __future__ import annotations
 from typing import NoReturn
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, scf, tensor
+from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import (
-    DenseIntOrFPElementsAttr,
     IndexType,
     IntegerType,
     ModuleOp,
     TensorType,
 )
-from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation
 from xdsl.ir.affine import AffineMap, AffineSet
 from xdsl.passes import ModulePass
@@ -32,11 +32,10 @@ from ktir import affine
 from ktir.diagnostics import op_error
 from ktir.dialects import ktdp
 from ktir.dialects.ktdp_types import int_list
-from scheduler.analysis.compute_ops import ELEMENTWISE, NAMED_LINALG, supported_list
+from scheduler.analysis.compute_ops import SCALAR_OPS, unsupported
 from scheduler.analysis.index_exprs import IndexExprs
 
 _NOT_YET = "not supported by the scheduler yet"
-_NO_LOWERING = f"no DataflowIR lowering yet (supported element-wise ops: {supported_list()})"
 
 _UNSUPPORTED_KTDP = {
     ktdp.ConstructDistributedMemoryViewOp: "distributed memory views",
@@ -94,21 +93,10 @@ class _KernelChecker:
                 _fail(op, f"scf.if with results: {_NOT_YET}")
         elif isinstance(op, scf.WhileOp):
             _fail(op, f"scf.while loops: {_NOT_YET}")
-        elif isinstance(op, linalg.GenericOp):
-            self.check_generic(op)
-        elif op.name in NAMED_LINALG or isinstance(op, linalg.YieldOp | linalg.BroadcastOp
-                                                   | tensor.EmptyOp):
-            pass
-        elif op.dialect_name() == "linalg":
-            _fail(op, _NO_LOWERING)
-        elif isinstance(op, arith.ConstantOp):
-            self.check_constant(op)
+        elif op.dialect_name() in ("linalg", "tensor", "math", "spyreop"):
+            self.check_compute(op)
         elif op.dialect_name() == "arith":
             self.check_arith(op)
-        elif op.dialect_name() in ("math", "spyreop"):
-            _fail(op, _NO_LOWERING)
-        elif op.dialect_name() == "tensor":
-            _fail(op, _NOT_YET)
         elif op.dialect_name() in ("ktdp", "scf", "func"):
             pass
         else:
@@ -159,33 +147,20 @@ class _KernelChecker:
                           f"(reaches {got}, view is [0, {sizes[d] - 1}]): masked accesses are "
                           f"{_NOT_YET}")
 
-    def check_generic(self, op: linalg.GenericOp) -> None:
-        for it in op.iterator_types.data:
-            if it.data.value != "parallel":
-                _fail(op, f"linalg.generic with reduction iterators: {_NOT_YET}")
-        for m in op.indexing_maps.data:
-            if not m.data.is_projected_permutation(allow_zero_in_results=True):
-                _fail(op, "linalg.generic indexing maps must be projected permutations "
-                          "(broadcasts allowed)")
-        for body_op in op.body.block.ops:
-            if isinstance(body_op, linalg.YieldOp | arith.ConstantOp):
-                continue
-            if body_op.name not in ELEMENTWISE:
-                _fail(body_op, _NO_LOWERING)
-
-    def check_constant(self, op: arith.ConstantOp) -> None:
-        v = op.value
-        if isinstance(v, DenseIntOrFPElementsAttr) and not v.is_splat():
-            _fail(op, f"non-splat tensor constants: {_NOT_YET}")
+    def check_compute(self, op: Operation) -> None:
+        """Element-wise compute: the table shared with the lowering decides."""
+        why = unsupported(op)
+        if why is not None:
+            _fail(op, why)
 
     def check_arith(self, op: Operation) -> None:
         types = [v.type for v in (*op.operands, *op.results)]
         if all(isinstance(t, IndexType | IntegerType) for t in types):
-            if not isinstance(op, _INDEX_ARITH):
+            if not isinstance(op, _INDEX_ARITH) and (op.name not in SCALAR_OPS
+                                                     or unsupported(op) is not None):
                 _fail(op, f"'{op.name}' on integers: {_NOT_YET}")
             return
-        if op.name not in ELEMENTWISE:
-            _fail(op, _NO_LOWERING)
+        self.check_compute(op)
 
 
 def _fmt(x: int | None, off: int) -> str:

@@ -58,3 +58,36 @@ memref.global "private" constant @table : memref<2x2xi32> = dense<[[1, 2], [3, 4
 memref.global @ones : memref<64xf16> = dense<1.0>
 memref.global @external : memref<4xf32>
 memref.global "private" @scratch : memref<4xf32> = uninitialized
+
+// Element-wise forms on tensors: a select by a tensor of conditions (its type printed, an i1
+// condition's not), comparisons giving a tensor of i1, the integer casts, linalg.div on ints.
+// CHECK-LABEL: func.func @elementwise_tensors(
+// CHECK-SAME:    %[[A:[^:]*]]: tensor<4xf16>, %[[B:[^:]*]]: tensor<4xf16>, %[[I:[^:]*]]: tensor<4xi8>, %[[C:[^:]*]]: i1)
+// CHECK-NEXT:    %[[LT:.*]] = arith.cmpf olt, %[[A]], %[[B]] : tensor<4xf16>
+// CHECK-NEXT:    arith.select %[[LT]], %[[A]], %[[B]] : tensor<4xi1>, tensor<4xf16>
+// CHECK-NEXT:    arith.select %[[C]], %[[A]], %[[B]] : tensor<4xf16>
+// CHECK-NEXT:    %[[EQ:.*]] = arith.cmpi eq, %[[I]], %[[I]] : tensor<4xi8>
+// CHECK-NEXT:    %[[W:.*]] = arith.extsi %[[I]] : tensor<4xi8> to tensor<4xi32>
+// CHECK-NEXT:    arith.sitofp %[[W]] : tensor<4xi32> to tensor<4xf32>
+// CHECK-NEXT:    arith.uitofp %[[I]] : tensor<4xi8> to tensor<4xf16>
+// CHECK-NEXT:    arith.fptosi %[[A]] : tensor<4xf16> to tensor<4xi16>
+// CHECK-NEXT:    arith.fptoui %[[A]] : tensor<4xf16> to tensor<4xi8>
+// CHECK-NEXT:    arith.trunci %[[W]] : tensor<4xi32> to tensor<4xi8>
+// CHECK-NEXT:    arith.extui %[[I]] : tensor<4xi8> to tensor<4xi16>
+// CHECK:         linalg.div ins(%[[W]], %[[W]] : tensor<4xi32>, tensor<4xi32>)
+func.func @elementwise_tensors(%a: tensor<4xf16>, %b: tensor<4xf16>, %i: tensor<4xi8>, %c: i1) {
+  %lt = arith.cmpf olt, %a, %b : tensor<4xf16>
+  %s = arith.select %lt, %a, %b : tensor<4xi1>, tensor<4xf16>
+  %s2 = arith.select %c, %a, %b : tensor<4xf16>
+  %eq = arith.cmpi eq, %i, %i : tensor<4xi8>
+  %w = arith.extsi %i : tensor<4xi8> to tensor<4xi32>
+  %f = arith.sitofp %w : tensor<4xi32> to tensor<4xf32>
+  %u = arith.uitofp %i : tensor<4xi8> to tensor<4xf16>
+  %t = arith.fptosi %a : tensor<4xf16> to tensor<4xi16>
+  %tu = arith.fptoui %a : tensor<4xf16> to tensor<4xi8>
+  %n = arith.trunci %w : tensor<4xi32> to tensor<4xi8>
+  %z = arith.extui %i : tensor<4xi8> to tensor<4xi16>
+  %e = tensor.empty() : tensor<4xi32>
+  %d = linalg.div ins(%w, %w : tensor<4xi32>, tensor<4xi32>) outs(%e : tensor<4xi32>) -> tensor<4xi32>
+  return
+}

@@ -216,3 +216,43 @@ func.func @negative_affine_mask_type() {
   return
 }
 // CHECK: error: 'vectorchain.create_affine_mask' op the mask must be a 1-D vector of i1
+
+// -----
+
+func.func @negative_lane_function_unknown(%a: vector<64xf16>) {
+  %0 = vectorchain.lane_function "sqrtt" %a : vector<64xf16> -> vector<64xf16>
+  return
+}
+// CHECK: error: 'vectorchain.lane_function' op unknown lane function 'sqrtt' (known: abs, acos, {{.*}}, trunc)
+
+// -----
+
+func.func @negative_lane_function_arity(%a: vector<64xf16>) {
+  %0 = vectorchain.lane_function "div" %a : vector<64xf16> -> vector<64xf16>
+  return
+}
+// CHECK: error: 'vectorchain.lane_function' op 'div' takes 2 operand(s), got 1
+
+// -----
+
+func.func @negative_lane_function_parameters(%a: vector<64xf16>) {
+  %0 = vectorchain.lane_function "softplus" %a : vector<64xf16> -> vector<64xf16>
+  return
+}
+// CHECK: error: 'vectorchain.lane_function' op 'softplus' takes 2 parameter(s), got 0
+
+// -----
+
+func.func @negative_lane_function_kind(%a: vector<64xi16>) {
+  %0 = vectorchain.lane_function "sqrt" %a : vector<64xi16> -> vector<64xi16>
+  return
+}
+// CHECK: error: 'vectorchain.lane_function' op 'sqrt' takes float lanes, got i16
+
+// -----
+
+func.func @negative_lane_function_types(%a: vector<64xf16>, %b: vector<64xf32>) {
+  %0 = vectorchain.lane_function "div" %a, %b : vector<64xf16>, vector<64xf32> -> vector<64xf16>
+  return
+}
+// CHECK: error: 'vectorchain.lane_function' op operands and result must have the same element type, got f16, f32, f16

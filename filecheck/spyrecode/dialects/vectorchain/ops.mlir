@@ -84,3 +84,21 @@ func.func @lanes(%a: vector<64xf16>, %p: index, %f: f16, %m: vector<64xi1>) {
   %mk2 = vectorchain.create_affine_mask {mask_set = affine_set<(d0) : (d0 >= 0, -d0 + 31 >= 0)>} : vector<64xi1>
   return
 }
+
+// The project's extension op `lane_function`: a named element-wise function (its definition is
+// in ktir.semantics), one to five operands, parameters for softplus, an optional mask.
+// CHECK-LABEL: func.func @lane_functions(
+// CHECK-SAME:    %[[A:[^:]*]]: vector<64xf16>, %[[B:[^:]*]]: vector<64xf16>, %[[I:[^:]*]]: vector<32xi32>, %[[M:[^:]*]]: vector<64xi1>)
+// CHECK-NEXT:    vectorchain.lane_function "sqrt" %[[A]] : vector<64xf16> -> vector<64xf16>
+// CHECK-NEXT:    vectorchain.lane_function "div" %[[A]], %[[B]] [%[[M]] : vector<64xi1>] : vector<64xf16>, vector<64xf16> -> vector<64xf16>
+// CHECK-NEXT:    vectorchain.lane_function "softplus" %[[A]] {parameters = [5.000000e-01 : f32, 2.000000e+01 : f32]} : vector<64xf16> -> vector<64xf16>
+// CHECK-NEXT:    vectorchain.lane_function "layernormnorm" %[[A]], %[[B]], %[[A]], %[[B]], %[[A]] : vector<64xf16>, vector<64xf16>, vector<64xf16>, vector<64xf16>, vector<64xf16> -> vector<64xf16>
+// CHECK-NEXT:    vectorchain.lane_function "shrui" %[[I]], %[[I]] : vector<32xi32>, vector<32xi32> -> vector<32xi32>
+func.func @lane_functions(%a: vector<64xf16>, %b: vector<64xf16>, %i: vector<32xi32>, %m: vector<64xi1>) {
+  %0 = vectorchain.lane_function "sqrt" %a : vector<64xf16> -> vector<64xf16>
+  %1 = vectorchain.lane_function "div" %a, %b [%m : vector<64xi1>] : vector<64xf16>, vector<64xf16> -> vector<64xf16>
+  %2 = vectorchain.lane_function "softplus" %a {parameters = [0.5 : f32, 20.0 : f32]} : vector<64xf16> -> vector<64xf16>
+  %3 = vectorchain.lane_function "layernormnorm" %a, %b, %a, %b, %a : vector<64xf16>, vector<64xf16>, vector<64xf16>, vector<64xf16>, vector<64xf16> -> vector<64xf16>
+  %4 = vectorchain.lane_function "shrui" %i, %i : vector<32xi32>, vector<32xi32> -> vector<32xi32>
+  return
+}

@@ -19,22 +19,37 @@ func.func @negative_no_device(%x: index) attributes {grid = [1]} {
 
 // -----
 
-// A 2x1 column repeated along the 64 columns, which are the vectorised dimension.
+// A transposed load whose two dimensions are both vectorised (vector 2x32): the transfer would
+// deliver the lanes in the wrong order.
 ktdf_arch.device @sample_device import("sample_device.mlir")
-func.func @negative_broadcast_vector_dim(%x: index, %y: index) attributes {grid = [1]} {
+func.func @negative_transpose_vector_dims(%x: index, %y: index) attributes {grid = [1]} {
   %c0 = arith.constant 0 : index
-  %xv = ktdp.construct_memory_view %x, sizes: [2, 1], strides: [1, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 == 0)>, memory_space = #ktdp.memory_space<global>} : memref<2x1xf16>
-  %xt = ktdp.construct_access_tile %xv[%c0, %c0] {access_tile_order = affine_map<(d0, d1) -> (d0, d1)>, access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 == 0)>} : memref<2x1xf16> -> !ktdp.access_tile<2x1xindex>
-  // CHECK: :[[# @LINE + 1]]:3: error: 'ktdp.load' op broadcast along the vectorised dimension 1 (vector 1x64): not supported by the scheduler yet
-  %a = ktdp.load %xt : !ktdp.access_tile<2x1xindex> -> tensor<2x1xf16>
-  %e = tensor.empty() : tensor<2x64xf16>
-  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<2x1xf16>) outs(%e : tensor<2x64xf16>) {
-  ^bb0(%i: f16, %o: f16):
-    linalg.yield %i : f16
-  } -> tensor<2x64xf16>
-  %yv = ktdp.construct_memory_view %y, sizes: [2, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<2x64xf16>
-  %yt = ktdp.construct_access_tile %yv[%c0, %c0] {access_tile_order = affine_map<(d0, d1) -> (d0, d1)>, access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>} : memref<2x64xf16> -> !ktdp.access_tile<2x64xindex>
-  ktdp.store %b, %yt : tensor<2x64xf16>, !ktdp.access_tile<2x64xindex>
+  %xv = ktdp.construct_memory_view %x, sizes: [32, 2], strides: [2, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 1 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<32x2xf16>
+  %xt = ktdp.construct_access_tile %xv[%c0, %c0] {access_tile_order = affine_map<(d0, d1) -> (d0, d1)>, access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 1 >= 0)>} : memref<32x2xf16> -> !ktdp.access_tile<32x2xindex>
+  // CHECK: :[[# @LINE + 1]]:3: error: 'ktdp.load' op a transpose across vectorised dimensions (vector 2x32): not supported by the scheduler yet
+  %a = ktdp.load %xt : !ktdp.access_tile<32x2xindex> -> tensor<32x2xf16>
+  %e = tensor.empty() : tensor<2x32xf16>
+  %b = linalg.transpose ins(%a : tensor<32x2xf16>) outs(%e : tensor<2x32xf16>) permutation = [1, 0]
+  %yv = ktdp.construct_memory_view %y, sizes: [2, 32], strides: [32, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 31 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<2x32xf16>
+  %yt = ktdp.construct_access_tile %yv[%c0, %c0] {access_tile_order = affine_map<(d0, d1) -> (d0, d1)>, access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 31 >= 0)>} : memref<2x32xf16> -> !ktdp.access_tile<2x32xindex>
+  ktdp.store %b, %yt : tensor<2x32xf16>, !ktdp.access_tile<2x32xindex>
+  func.return
+}
+
+// -----
+
+// Every other column of a row (a stride of 2 along the vectorised dimension).
+ktdf_arch.device @sample_device import("sample_device.mlir")
+func.func @negative_strided_vector_dim(%x: index, %y: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %xv = ktdp.construct_memory_view %x, sizes: [1, 128], strides: [128, 1] {coordinate_set = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 127 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<1x128xf16>
+  %xt = ktdp.construct_access_tile %xv[%c0, %c0] {access_tile_order = affine_map<(d0, d1) -> (d0, d1)>, access_tile_set = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 127 >= 0)>} : memref<1x128xf16> -> !ktdp.access_tile<1x128xindex>
+  // CHECK: :[[# @LINE + 1]]:3: error: 'ktdp.load' op a strided access along a vectorised dimension (vector 1x64): not supported by the scheduler yet
+  %a = ktdp.load %xt : !ktdp.access_tile<1x128xindex> -> tensor<1x128xf16>
+  %b = tensor.extract_slice %a[0, 0] [1, 64] [1, 2] : tensor<1x128xf16> to tensor<1x64xf16>
+  %yv = ktdp.construct_memory_view %y, sizes: [1, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<1x64xf16>
+  %yt = ktdp.construct_access_tile %yv[%c0, %c0] {access_tile_order = affine_map<(d0, d1) -> (d0, d1)>, access_tile_set = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 63 >= 0)>} : memref<1x64xf16> -> !ktdp.access_tile<1x64xindex>
+  ktdp.store %b, %yt : tensor<1x64xf16>, !ktdp.access_tile<1x64xindex>
   func.return
 }
 
@@ -69,8 +84,9 @@ func.func @negative_unsupported_body_op(%x: index) attributes {grid = [1]} {
   %e = tensor.empty() : tensor<1x64xf16>
   %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<1x64xf16>) outs(%e : tensor<1x64xf16>) {
   ^bb0(%i: f16, %o: f16):
-    // CHECK: :[[# @LINE + 1]]:5: error: 'math.exp' op 'math.exp' is not a supported element-wise op
-    %x2 = math.exp %i : f16
+    // CHECK: :[[# @LINE + 1]]:5: error: 'arith.bitcast' op 'arith.bitcast' has no DataflowIR lowering yet
+    %x1 = arith.bitcast %i : f16 to i16
+    %x2 = arith.bitcast %x1 : i16 to f16
     linalg.yield %x2 : f16
   } -> tensor<1x64xf16>
   ktdp.store %r, %t : tensor<1x64xf16>, !ktdp.access_tile<1x64xindex>
@@ -121,14 +137,13 @@ func.func @negative_store_shapes(%x: index, %y: index) attributes {grid = [1]} {
 
 // -----
 
-// A stored value that is not computed from loaded tiles.
+// A stored value that is not computed from loaded tiles: a tensor that arrives as an argument.
 ktdf_arch.device @sample_device import("sample_device.mlir")
-func.func @negative_not_elementwise(%x: index) attributes {grid = [1]} {
+// CHECK: :[[# @LINE + 1]]:1: error: 'func.func' op a tensor computed outside the group
+func.func @negative_not_elementwise(%x: index, %e: tensor<1x64xf16>) attributes {grid = [1]} {
   %c0 = arith.constant 0 : index
   %v = ktdp.construct_memory_view %x, sizes: [1, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<1x64xf16>
   %t = ktdp.construct_access_tile %v[%c0, %c0] {access_tile_order = affine_map<(d0, d1) -> (d0, d1)>, access_tile_set = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 63 >= 0)>} : memref<1x64xf16> -> !ktdp.access_tile<1x64xindex>
-  // CHECK: :[[# @LINE + 1]]:3: error: 'tensor.empty' op not an element-wise computation of loaded tiles
-  %e = tensor.empty() : tensor<1x64xf16>
   ktdp.store %e, %t : tensor<1x64xf16>, !ktdp.access_tile<1x64xindex>
   func.return
 }

@@ -1,0 +1,34 @@
+// RUN: ktir-opt %s --split-input-file --verify-diagnostics | filecheck %s
+
+/// The element-wise tensor forms of mlir_compat keep MLIR's rules: a condition tensor has the
+/// values' shape, a cast keeps the shape, integer casts keep their width rule per element.
+
+func.func @negative_select_shape(%c: tensor<3xi1>, %a: tensor<4xf16>) {
+  %s = arith.select %c, %a, %a : tensor<3xi1>, tensor<4xf16>
+  return
+}
+// CHECK: error: 'arith.select' op a condition of type tensor<3xi1> needs values of its shape, got tensor<4xf16>
+
+// -----
+
+func.func @negative_select_condition(%c: tensor<4xi8>, %a: tensor<4xf16>) {
+  %s = arith.select %c, %a, %a : tensor<4xi8>, tensor<4xf16>
+  return
+}
+// CHECK: error: 'arith.select' op the condition must be i1 or a tensor of i1, got tensor<4xi8>
+
+// -----
+
+func.func @negative_cast_shape(%x: tensor<4xi8>) {
+  %f = arith.sitofp %x : tensor<4xi8> to tensor<3xf16>
+  return
+}
+// CHECK: error: 'arith.sitofp' op casts between types of one shape, got tensor<4xi8> and tensor<3xf16>
+
+// -----
+
+func.func @negative_trunci_width(%x: tensor<4xi8>) {
+  %t = arith.trunci %x : tensor<4xi8> to tensor<4xi32>
+  return
+}
+// CHECK: error: 'arith.trunci' op Destination bit-width must be smaller than the input bit-width
