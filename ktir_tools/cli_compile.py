@@ -91,6 +91,10 @@ def compile_cmd(
                             on_step=progress.start, after_step=after_step,
                             verify_each=verify_each)
     complete = emit == "dfir" and result.steps and result.steps[-1].step == "wrap-program-dfir"
+    if complete:  # never write what `ktir emulate` would refuse
+        from ktir_tools.run import check_compiled
+
+        check_compiled(result.module, result.device)
     if output is None:
         typer.echo(str(result.module))
     elif complete:
