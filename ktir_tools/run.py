@@ -140,6 +140,38 @@ def compare_rest(emulated: np.ndarray, reference: np.ndarray, checked: list[tupl
     return check
 
 
+def compile_time_args(module, args: dict[str, str] | None, function: str | None = None
+                      ) -> dict[str, str]:
+    """The `--arg` values the compiler binds: numbers given to scalar arguments of the kernel
+    (shapes such as `96x64xf16` describe buffers; runtime_args stay symbolic, bound at
+    launch)."""
+    from ktir.dialects.ktdp import RuntimeArgType
+    from ktir.interpreter import select_kernel
+
+    if not args:
+        return {}
+    fn = select_kernel(module, function)
+    out: dict[str, str] = {}
+    for a in fn.args:
+        name = a.name_hint or f"arg{a.index}"
+        text = args.get(name)
+        if text is None or isinstance(a.type, RuntimeArgType):
+            continue
+        if _is_number(text):
+            out[name] = text
+    return out
+
+
+def _is_number(text: str) -> bool:
+    for parse in (lambda t: int(t, 0), float):
+        try:
+            parse(text)
+            return True
+        except ValueError:
+            pass
+    return False
+
+
 def check_compiled(module, device) -> None:
     """What `ktir compile` and `ktir run` emit is DataflowIR `ktir emulate` accepts: the
     emulator's static acceptance check on it (the compiler has verified it already). A
@@ -188,22 +220,16 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
     from scheduler.driver import compile_module
     from spyrecode.dialects.dataflow import ProgramUnitOp
 
-    from arch_descriptions.model import device_from_module, load_device
-
     source = load_module(kernel)
-    target = device_from_module(source) or load_device(device)  # a declared device wins
     t0 = time.perf_counter()
-    ref = run_kernel(source, args=args, seed=seed, inputs=inputs, function=function,
-                     scratchpad_bytes=target.scratchpad_bytes)
-    t1 = time.perf_counter()
-    # the scalars the user gave reach the compiler; runtime_args stay symbolic (bound at
-    # launch), buffers are placed by the plan
-    bound = {s.name: (args or {})[s.name] for s in ref.specs
-             if s.kind == "scalar" and s.name in (args or {})}
-    compiled = compile_module(source.clone(), device, args=bound, on_step=on_step,
-                              after_step=after_step)
+    compiled = compile_module(source.clone(), device, args=compile_time_args(source, args,
+                                                                             function),
+                              on_step=on_step, after_step=after_step)
     dev = compiled.device
     check_compiled(compiled.module, dev)
+    t1 = time.perf_counter()
+    ref = run_kernel(source, args=args, seed=seed, inputs=inputs, function=function,
+                     scratchpad_bytes=dev.scratchpad_bytes)
     t2 = time.perf_counter()
     mem = dev.global_memory_kind
     argv, init = launch_args(ref.specs, ref.inputs, mem, ref.fixed)
@@ -213,7 +239,7 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
     em = emulate(program, dev, entry=ref.kernel, args=argv, memory_init=init,
                  trace=trace, cycle_limit=cycle_limit, dump_programs=dump)
     t3 = time.perf_counter()
-    report = RunReport(ref.kernel, dev.name, int(np.prod(ref.grid)), t2 - t1, t1 - t0, t3 - t2,
+    report = RunReport(ref.kernel, dev.name, int(np.prod(ref.grid)), t1 - t0, t2 - t1, t3 - t2,
                        sum(1 for o in compiled.module.walk() if isinstance(o, ProgramUnitOp)),
                        em, rtol=rtol, atol=atol)
     checked: list[tuple[int, int]] = []
