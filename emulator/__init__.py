@@ -4,6 +4,7 @@
     result = emulate(dfir_module, device, entry="add", args=[a, b, c],
                      memory_init={"DDR": [(a, A), (b, B)]})
     C = result.read("DDR", c, (96, 64), "float16")
+    check_program(dfir_module, device)   # what emulate would refuse before running, raised
 
 Everything about the machine comes from `arch_descriptions.model.Device`; the execution model
 is shared/spec/dataflow-ir.md §7. Modules: machine (instances, FIFOs, signals), codegen*
@@ -14,7 +15,7 @@ runtime (process state and cold helpers), engine (the scheduler), numerics (vect
 races (E9 checker), results, trace, api (`emulate`).
 """
 
-from emulator.api import emulate
+from emulator.api import check_program, emulate
 from emulator.errors import (
     CapacityError,
     ChannelTypeError,
@@ -36,5 +37,5 @@ __all__ = [
     "CapacityError", "ChannelTypeError", "CycleLimitError", "DeadlockError", "EmulationError",
     "EmulationResult", "LeftoverError", "OutOfBoundsError", "RaceError", "Roofline",
     "RuntimeFault", "UnboundSymbolError", "UnitStats", "UnsupportedOpError", "WiringError",
-    "emulate", "register_opaque",
+    "check_program", "emulate", "register_opaque",
 ]

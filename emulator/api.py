@@ -229,6 +229,24 @@ class Run:
             launches=self.launches, wall_seconds=wall)
 
 
+def check_program(dfir_module: ModuleOp, device: Device) -> None:
+    """The emulator's static acceptance check: compile every function of the module the way
+    `emulate` would (bodies with their programs and the functions they call, every other
+    function as host code) without running anything. Raises the `EmulationError`
+    (`UnsupportedOpError`, `WiringError`, ...) `emulate` would raise for the same module
+    before its first launch; returns None when it accepts the module."""
+    funcs = functions(dfir_module)
+    entries = list(funcs.values())
+    machine = Machine(device, _cores(device, funcs, entries[0]) if entries else 1)
+    compiler = Compiler(funcs, machine, races=False)
+    bodies = [f for f in entries if is_body(f)]
+    for fn in bodies:
+        compiler.body(fn)
+    for fn in entries:
+        if fn not in bodies and not compiler.called_from_programs(fn.sym_name.data):
+            compiler.host(fn)
+
+
 def emulate(dfir_module: ModuleOp, device: Device, *, entry: str, args: Sequence[int | float],
             memory_init: MemoryInit | None = None, cycle_limit: int = 10**9,
             trace: bool = False, strict: bool = False, check_races: bool = True,

@@ -159,6 +159,10 @@ class Compiler:
         body = self._bodies[name] = Body(fn, prelude, programs)
         return body
 
+    def called_from_programs(self, name: str) -> bool:
+        """Whether a program compiled so far calls @name (it is then program code)."""
+        return name in self._called
+
     def function(self, name: str, at: Operation) -> tuple[str, bool]:
         """A function called from a program: (Python name, whether it may block)."""
         if name in self._called:

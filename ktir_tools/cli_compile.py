@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from ktir_tools.common import fail
+from ktir_tools.common import fail, parse_args
 
 DEFAULT_DEVICE = "spyre"
 
@@ -57,6 +57,10 @@ def compile_cmd(
         "post_lowering) or pass.")] = None,
     disable: Annotated[list[str] | None, typer.Option(
         help="Skip a pass of the pipeline by name. Repeatable.")] = None,
+    arg: Annotated[list[str] | None, typer.Option(
+        "--arg", help="NAME=VALUE binds a scalar kernel argument at compile time (e.g. "
+        "BLOCK_SIZE=128: subscripts become constants). Unbound scalars and runtime_args stay "
+        "symbolic down to DataflowIR. Repeatable.")] = None,
     output: Annotated[Path | None, typer.Option(
         "-o", "--output", help="Write into this directory: complete DataflowIR as global.mlir "
         "plus one file per compute group; anything else as <kernel>.<emit>.mlir. Default: "
@@ -88,9 +92,14 @@ def compile_cmd(
             sys.stderr.write(f"// -----// IR Dump After {name} //----- //\n{module!s}\n\n")
 
     result = compile_kernel(kernel, device, emit=emit, stop_at=stop_at, disable=disable or (),
+                            args=parse_args(arg or []),
                             on_step=progress.start, after_step=after_step,
                             verify_each=verify_each)
     complete = emit == "dfir" and result.steps and result.steps[-1].step == "wrap-program-dfir"
+    if complete:  # never write what `ktir emulate` would refuse
+        from ktir_tools.run import check_compiled
+
+        check_compiled(result.module, result.device)
     if output is None:
         typer.echo(str(result.module))
     elif complete:

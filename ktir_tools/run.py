@@ -3,9 +3,12 @@
 `run_and_check("add.mlir", "spyre")` is what `ktir run` does: the reference interpreter plans
 the arguments and makes the inputs (seeded) and computes the expected outputs; the compiler
 produces DataflowIR for the device; the emulator runs it with the same element addresses and
-the inputs placed in the device's global memory; every buffer the reference wrote is read back
-from the emulator and compared — bitwise by default (an element-wise kernel performs the same
-fp16 operations in the same order on both sides), or within `rtol`/`atol` when given. The
+the inputs placed in the device's global memory; every buffer the reference wrote (pointer
+arguments, and the fixed buffers a kernel addresses with constants) is read back from the
+emulator and compared — bitwise by default (an element-wise kernel performs the same fp16
+operations in the same order on both sides), or within `rtol`/`atol` when given. Last, the
+whole global memory is compared byte for byte outside those buffers: neither side may have
+written anywhere else (for a kernel that writes nothing, this is the one check). The
 emulation is measured against the bound of what the kernel must do (ktir_tools/work.py).
 """
 
@@ -101,23 +104,102 @@ def compare(name: str, got: np.ndarray, want: np.ndarray, rtol: float = 0.0,
     return check
 
 
-def launch_args(specs, inputs: dict[str, np.ndarray], memory: str
+def stored(spec, data: np.ndarray) -> np.ndarray:
+    """`data` as the device memory holds it (bf16/df16 as their 16-bit patterns)."""
+    if spec.elem is not None and spec.elem.encode is not None:
+        return spec.elem.encode(data)
+    return data
+
+
+def launch_args(specs, inputs: dict[str, np.ndarray], memory: str, fixed=()
                 ) -> tuple[list[Any], dict[str, list[tuple[int, np.ndarray]]]]:
     """The emulator's `args` and `memory_init` for the interpreter's argument plan: buffers
     pass their element address and start in `memory` with their input data (bf16/df16 as
-    their 16-bit patterns), scalars pass their value."""
+    their 16-bit patterns), scalars pass their value; fixed buffers start in `memory` with
+    theirs."""
     argv: list[Any] = []
     init: list[tuple[int, np.ndarray]] = []
     for s in specs:
         if s.kind == "pointer":
             argv.append(s.address)
-            data = inputs[s.name]
-            if s.elem is not None and s.elem.encode is not None:
-                data = s.elem.encode(data)
-            init.append((s.start, data))
+            init.append((s.start, stored(s, inputs[s.name])))
         else:
             argv.append(s.value)
+    init += [(s.start, stored(s, inputs[s.name])) for s in fixed]
     return argv, {memory: init}
+
+
+GLOBAL_MEMORY = "(rest of global memory)"
+
+
+def compare_rest(emulated: np.ndarray, reference: np.ndarray, checked: list[tuple[int, int]]
+                 ) -> OutputCheck:
+    """Global memory outside the checked byte ranges, byte for byte (what neither side
+    wrote reads as zeros on both: memory grows on demand)."""
+    n = max(emulated.size, reference.size)
+    a = np.zeros(n, np.uint8)
+    b = np.zeros(n, np.uint8)
+    a[: emulated.size] = emulated
+    b[: reference.size] = reference
+    for lo, hi in checked:
+        a[lo:hi] = b[lo:hi] = 0
+    bad = np.flatnonzero(a != b)
+    check = OutputCheck(GLOBAL_MEMORY, (n,), "uint8", not bad.size, 0.0, int(bad.size))
+    if bad.size:
+        first = int(bad[0])
+        check.first_mismatch = (first,)
+        check.expected, check.got = float(b[first]), float(a[first])
+        check.max_abs_err = float(np.abs(a.astype(np.int16) - b.astype(np.int16)).max())
+    return check
+
+
+def compile_time_args(module, args: dict[str, str] | None, function: str | None = None
+                      ) -> dict[str, str]:
+    """The `--arg` values the compiler binds: numbers given to scalar arguments of the kernel
+    (shapes such as `96x64xf16` describe buffers; runtime_args stay symbolic, bound at
+    launch)."""
+    from ktir.dialects.ktdp import RuntimeArgType
+    from ktir.interpreter import select_kernel
+
+    if not args:
+        return {}
+    fn = select_kernel(module, function)
+    out: dict[str, str] = {}
+    for a in fn.args:
+        name = a.name_hint or f"arg{a.index}"
+        text = args.get(name)
+        if text is None or isinstance(a.type, RuntimeArgType):
+            continue
+        if _is_number(text):
+            out[name] = text
+    return out
+
+
+def _is_number(text: str) -> bool:
+    for parse in (lambda t: int(t, 0), float):
+        try:
+            parse(text)
+            return True
+        except ValueError:
+            pass
+    return False
+
+
+def check_compiled(module, device) -> None:
+    """What `ktir compile` and `ktir run` emit is DataflowIR `ktir emulate` accepts: the
+    emulator's static acceptance check on it (the compiler has verified it already). A
+    refusal is a compiler bug, reported as a located internal error, never an artifact."""
+    from emulator import EmulationError, check_program
+    from ktir.diagnostics import KtirDiagnostic, op_error
+
+    try:
+        check_program(module, device)
+    except EmulationError as e:
+        what = (f"internal error: the compiler produced DataflowIR the emulator refuses: "
+                f"{e.message}")
+        text = op_error(e.op, what).text if e.op is not None else f"error: {what}"
+        raise KtirDiagnostic(f"{text}\nnote: this is a compiler bug; please report it with the "
+                             "kernel") from None
 
 
 def located_copy(module, path: Path):
@@ -155,15 +237,18 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
 
     source = load_module(kernel)
     t0 = time.perf_counter()
-    compiled = compile_module(source.clone(), device, on_step=on_step, after_step=after_step)
-    t1 = time.perf_counter()
+    compiled = compile_module(source.clone(), device, args=compile_time_args(source, args,
+                                                                             function),
+                              on_step=on_step, after_step=after_step)
     dev = compiled.device
+    check_compiled(compiled.module, dev)
+    t1 = time.perf_counter()
     ref = run_kernel(source, args=args, seed=seed, inputs=inputs, function=function,
                      scratchpad_bytes=dev.scratchpad_bytes)
     work = kernel_work(select_kernel(source, function), ref.specs, ref.outputs, ref.grid, dev)
     t2 = time.perf_counter()
     mem = dev.global_memory_kind
-    argv, init = launch_args(ref.specs, ref.inputs, mem)
+    argv, init = launch_args(ref.specs, ref.inputs, mem, ref.fixed)
     program = compiled.module
     if (dump := dump_dir(dump_programs)) is not None:
         program = located_copy(program, dump / f"{Path(kernel).stem}.dfir.mlir")
@@ -173,8 +258,9 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
     report = RunReport(ref.kernel, dev.name, int(np.prod(ref.grid)), t1 - t0, t2 - t1, t3 - t2,
                        sum(1 for o in compiled.module.walk() if isinstance(o, ProgramUnitOp)),
                        em, rtol=rtol, atol=atol)
+    checked: list[tuple[int, int]] = []
     for name, want in ref.outputs.items():
-        spec = next(s for s in ref.specs if s.name == name)
+        spec = ref.buffer(name)
         et = spec.elem
         if et is not None and et.decode is not None:  # bf16/df16: 16-bit patterns in memory
             got = et.decode(em.read(mem, spec.start, want.shape, et.storage))
@@ -182,4 +268,7 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
             got = em.read(mem, spec.start, want.shape, want.dtype)
         report.outputs[name] = got
         report.checks.append(compare(name, got, want, rtol, atol))
+        size = spec.elem.itemsize
+        checked.append((spec.start * size, (spec.start + spec.count) * size))
+    report.checks.append(compare_rest(em.machine.memory(mem).buf, ref.device_bytes, checked))
     return report

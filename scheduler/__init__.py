@@ -41,6 +41,7 @@ _PASSES = {
     "ensure-device-declaration": ("transforms.ensure_device_declaration",
                                   "EnsureDeviceDeclarationPass"),
     "emit-split-dfir": ("transforms.emit_split_dfir", "EmitSplitDfirPass"),
+    "bind-arguments": ("transforms.bind_arguments", "BindArgumentsPass"),
     "ktdf-to-ktdflowering": ("conversion.ktdf_to_dfir.ktdf_to_ktdflowering",
                              "KtdfToKtdfloweringPass"),
     "ktdflowering-to-dfir": ("conversion.ktdf_to_dfir.ktdflowering_to_dfir",

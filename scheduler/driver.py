@@ -61,20 +61,26 @@ def pipeline_steps(emit: str = "dfir", *, stop_at: str | None = None,
 
 def compile_module(module: ModuleOp, device: str | Path, *, emit: str = "dfir",
                    stop_at: str | None = None, disable: Sequence[str] = (),
+                   args: dict[str, str] | None = None,
                    ctx: Context | None = None, verify_each: bool = False,
                    on_step: Callable[[int, int, str], None] | None = None,
                    after_step: Callable[[str, ModuleOp, float], None] | None = None
                    ) -> CompileResult:
     """Compile `module` (changed in place) for `device`, a shipped name or a device file.
 
-    `on_step(i, n, name)` is called before step i of n (progress); `after_step(name, module)`
-    after it, with its time in seconds (progress, `--print-ir-after-all`)."""
+    `args` binds scalar kernel arguments to values first (`bind-arguments`: NAME -> VALUE
+    text). `on_step(i, n, name)` is called before step i of n (progress); `after_step(name,
+    module)` after it, with its time in seconds (progress, `--print-ir-after-all`)."""
     from arch_descriptions.model import device_from_module
     from ktir.context import make_context
     from scheduler.transforms.ensure_device_declaration import EnsureDeviceDeclarationPass
 
+    from scheduler.transforms.bind_arguments import BindArgumentsPass
+
     ctx = ctx or make_context()
     steps = pipeline_steps(emit, stop_at=stop_at, disable=disable)
+    if args:
+        BindArgumentsPass(values=tuple(f"{k}={v}" for k, v in args.items())).apply(ctx, module)
     EnsureDeviceDeclarationPass(device=str(device)).apply(ctx, module)
     result = CompileResult(module, device_from_module(module))
     for i, (step, p) in enumerate(zip(steps, instantiate(steps))):

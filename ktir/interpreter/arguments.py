@@ -10,6 +10,11 @@ gives `NAME=96x64xf16`. Buffers are placed one after another in device memory, e
 whose views live in scratchpads (`ct_local`) names an address valid in each of them; its
 array is indexed by the views' global coordinates (with a leading tile axis when the views
 name the executing tile's own scratchpad) and is copied into the scratchpads before the run.
+
+Views whose offset needs no pointer argument (RFC-style kernels that address device memory
+with constants, or with scalar arguments) are *fixed buffers* (`plan_kernel`): overlapping
+element ranges of such views become one buffer, named after its first view (`%C_view` ->
+`C_view`), seeded like a pointer's and read back when the kernel writes it.
 """
 
 from __future__ import annotations
@@ -63,8 +68,8 @@ class ArgumentSpec:
     """One kernel argument as the interpreter (and anyone reproducing its run) sees it."""
 
     name: str
-    index: int
-    kind: str  # "pointer" | "scalar" | "runtime_arg"
+    index: int  # argument position; fixed buffers are numbered after the arguments
+    kind: str  # "pointer" | "scalar" | "runtime_arg" | "fixed" (a constant-address buffer)
     type: str  # the argument's MLIR type
     shape: tuple[int, ...] | None = None  # pointer: shape of its array
     dtype: np.dtype | None = None  # pointer: dtype of its array; scalar: of its value
@@ -82,7 +87,7 @@ class ArgumentSpec:
         return int(np.prod(self.shape)) if self.shape is not None else 0
 
     def describe(self) -> str:
-        if self.kind == "pointer":
+        if self.kind in ("pointer", "fixed"):
             shape = "x".join(map(str, self.shape or ()))
             return f"{shape}x{self.element_type} at {self.address} ({self.memory})"
         return f"{self.value}"
@@ -345,6 +350,15 @@ def plan_arguments(func_op: func.FuncOp,
                    overrides: dict[str, str] | dict[str, str | tuple[int, ...]] | None = None
                    ) -> list[ArgumentSpec]:
     """Classify, size and place every argument of a kernel (see the module docstring).
+    `plan_kernel` also gives the fixed buffers."""
+    return plan_kernel(func_op, overrides)[0]
+
+
+def plan_kernel(func_op: func.FuncOp,
+                overrides: dict[str, str] | dict[str, str | tuple[int, ...]] | None = None
+                ) -> tuple[list[ArgumentSpec], list[ArgumentSpec]]:
+    """The argument specs (one per argument, by position) and the fixed buffers (kind
+    "fixed": device-memory ranges the kernel addresses without a pointer argument).
 
     `overrides` maps argument names to `96x64xf16` (a buffer's shape and element type; the
     type may be omitted when the shape has two or more dims), to a shape tuple, or to a value
@@ -399,13 +413,15 @@ def plan_arguments(func_op: func.FuncOp,
         else:
             scalars[a] = spec.value
     probe = AddressProbe(fn, grid, scalars, pointers)
-    _size_pointers(fn, probe, specs, ov, pointers, int(np.prod(grid)))
-    return specs
+    fixed = _size_pointers(fn, probe, specs, ov, pointers, int(np.prod(grid)))
+    return specs, fixed
 
 
 def _size_pointers(fn: func.FuncOp, probe: AddressProbe, specs: list[ArgumentSpec],
-                   ov: dict[str, _Override], pointers: set[SSAValue], ntiles: int) -> None:
+                   ov: dict[str, _Override], pointers: set[SSAValue], ntiles: int
+                   ) -> list[ArgumentSpec]:
     per_ptr: dict[SSAValue, list[_ViewInfo]] = {p: [] for p in pointers}
+    fixed_views: list[_ViewInfo] = []
     failures: dict[SSAValue, tuple[Operation, str]] = {}
     reserved = {True: 0, False: 0}  # end (bytes) of constant-address ranges per memory kind
     for view in fn.walk():
@@ -427,6 +443,8 @@ def _size_pointers(fn: func.FuncOp, probe: AddressProbe, specs: list[ArgumentSpe
         if ptr is None:
             end = (info.rel[1] + 1) * info.elem.itemsize
             reserved[info.is_global] = max(reserved[info.is_global], end)
+            if info.is_global:
+                fixed_views.append(info)
         else:
             per_ptr[ptr].append(info)
     ranges = _int_ranges(fn, probe)
@@ -474,6 +492,48 @@ def _size_pointers(fn: func.FuncOp, probe: AddressProbe, specs: list[ArgumentSpe
             _place_global(spec, infos, o, cursor)
         else:
             _place_scratchpad(spec, infos, o, cursor, ntiles)
+    return _fixed_buffers(fixed_views, specs)
+
+
+def _fixed_buffers(infos: list[_ViewInfo], specs: list[ArgumentSpec]) -> list[ArgumentSpec]:
+    """Overlapping element ranges of constant-address device-memory views, one buffer each
+    (in address order), shaped like the one contiguous view that spans it exactly."""
+    groups: list[list[_ViewInfo]] = []
+    for info in sorted(infos, key=lambda i: i.rel[0]):
+        last = groups[-1] if groups else None
+        if last is not None and info.rel[0] <= max(i.rel[1] for i in last):
+            last.append(info)
+        else:
+            groups.append([info])
+    taken = {s.name for s in specs}
+    out: list[ArgumentSpec] = []
+    for group in groups:
+        elems = {i.elem.name for i in group}
+        if len(elems) > 1:
+            raise op_error(group[1].op, f"views the device-memory elements "
+                           f"[{group[0].rel[0]}, {max(i.rel[1] for i in group)}] with several "
+                           f"element types ({', '.join(sorted(elems))})")
+        lo, hi = group[0].rel[0], max(i.rel[1] for i in group)
+        length = hi - lo + 1
+        shape: tuple[int, ...] = (length,)
+        for i in group:
+            if i.rel == (lo, hi) and i.sizes is not None and i.strides is not None and \
+                    _contiguous(i.sizes, i.strides) and int(np.prod(i.sizes)) == length:
+                shape = i.sizes
+                break
+        first = group[0].op.result
+        name = first.name_hint or f"global@{lo}"
+        while name in taken:
+            name = f"{name}@{lo}"
+        taken.add(name)
+        et = group[0].elem
+        spec = ArgumentSpec(name, len(specs) + len(out), "fixed", str(first.type), shape=shape,
+                            dtype=et.compute, element_type=_elem_name(et), address=lo,
+                            memory="global", start=lo, elem=et)
+        if not et.is_float:
+            spec.int_range = (0, 1) if et.width == 1 else DEFAULT_INT_RANGE
+        out.append(spec)
+    return out
 
 
 def elem_type_named(name: str) -> ElemType:
@@ -549,7 +609,8 @@ def _place_scratchpad(spec: ArgumentSpec, infos: list[_ViewInfo], o: _Override |
 
 
 def make_inputs(specs: list[ArgumentSpec], seed: int = 0) -> dict[str, np.ndarray]:
-    """Seeded inputs for every pointer argument, reproducible per (seed, argument position).
+    """Seeded inputs for every pointer argument and fixed buffer, reproducible per (seed,
+    argument position; fixed buffers are numbered after the arguments).
 
     Floats are drawn uniform in [-1, 1) in float32 and rounded to the element type (so an
     fp16 value may round to 1.0), a range where fp16 softmax and layer norm are well
@@ -560,7 +621,7 @@ def make_inputs(specs: list[ArgumentSpec], seed: int = 0) -> dict[str, np.ndarra
     """
     out: dict[str, np.ndarray] = {}
     for s in specs:
-        if s.kind != "pointer" or s.shape is None or s.elem is None:
+        if s.kind not in ("pointer", "fixed") or s.shape is None or s.elem is None:
             continue
         rng = np.random.default_rng([seed, s.index])
         et = s.elem

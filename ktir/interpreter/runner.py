@@ -3,12 +3,13 @@
 Tiles run one after another in linear-id order (D2: the first grid dimension varies fastest),
 each with its own register file; a kernel with inter-tile communication runs its tiles as
 coroutines instead (`intertile.run_grid`). The result holds every device-memory buffer the
-kernel stored to, by argument name.
+kernel stored to, by argument name (or by fixed-buffer name, for the ranges it addresses
+with constants), and the device memory's final bytes.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
@@ -23,7 +24,7 @@ from ktir.interpreter.arguments import (
     check_input,
     kernel_grid_of,
     make_inputs,
-    plan_arguments,
+    plan_kernel,
 )
 from ktir.interpreter.core import Program, TileContext
 from ktir.interpreter.intertile import Exchange, run_grid
@@ -35,13 +36,21 @@ DEFAULT_SCRATCHPAD_BYTES = 2 * 1024 * 1024
 
 @dataclass
 class RunResult:
-    """Everything about one run: the kernel, its arguments, inputs and written buffers."""
+    """Everything about one run: the kernel, its arguments (by position), its fixed buffers
+    (constant-address ranges of device memory), inputs, written buffers, and the bytes of
+    device memory at the end."""
 
     kernel: str
     grid: tuple[int, ...]
     specs: list[ArgumentSpec]
     inputs: dict[str, np.ndarray]
     outputs: dict[str, np.ndarray]
+    fixed: list[ArgumentSpec] = field(default_factory=list)
+    device_bytes: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint8))
+
+    def buffer(self, name: str) -> ArgumentSpec:
+        """The pointer argument or fixed buffer called `name`."""
+        return next(s for s in (*self.specs, *self.fixed) if s.name == name)
 
 
 def select_kernel(module: Operation, name: str | None = None) -> func.FuncOp:
@@ -138,25 +147,32 @@ def run_kernel(module_or_path: Any, *, args: dict[str, Any] | None = None, seed:
         if k not in arrays:
             overrides.setdefault(k, repr(v) if isinstance(v, float) else str(v))
     plan: dict[str, str | tuple[int, ...]] = dict(overrides)
+    arg_names = {a.name_hint or f"arg{a.index}" for a in fn.args}
     for k, v in arrays.items():
-        plan.setdefault(k, tuple(np.shape(v)))
-    specs = plan_arguments(fn, plan)
-    by_name = {s.name: s for s in specs}
+        if k in arg_names:  # else a fixed buffer's name, checked once they are known
+            plan.setdefault(k, tuple(np.shape(v)))
+    specs, fixed = plan_kernel(fn, plan)
+    by_name = {s.name: s for s in (*specs, *fixed)}
     for k in arrays:
-        if by_name[k].kind != "pointer":
+        if k not in by_name:
+            raise op_error(fn, f"has no argument or fixed buffer named '{k}' (arguments: "
+                           f"{', '.join(s.name for s in specs) or 'none'}; fixed buffers: "
+                           f"{', '.join(s.name for s in fixed) or 'none'})")
+        if by_name[k].kind not in ("pointer", "fixed"):
             raise op_error(fn, f"argument '{k}' is a {by_name[k].kind}, not a buffer")
-    data = make_inputs(specs, seed)
+    data = make_inputs(specs + fixed, seed)
     for k, v in arrays.items():
         data[k] = check_input(by_name[k], v)
     grid = kernel_grid_of(fn)
     ntiles = int(np.prod(grid))
-    device_bytes = max(((cast(int, s.start) + s.count) * s.elem.itemsize for s in specs
+    buffers = specs + fixed
+    device_bytes = max(((cast(int, s.start) + s.count) * s.elem.itemsize for s in buffers
                         if s.memory == "global" and s.elem is not None), default=0)
     if scratchpad_bytes is None:
         scratchpad_bytes = DEFAULT_SCRATCHPAD_BYTES
     machine = Machine(ntiles, scratchpad_bytes, device_bytes)
-    for s in specs:
-        if s.kind == "pointer":
+    for s in buffers:
+        if s.kind in ("pointer", "fixed"):
             _place(machine, s, data[s.name])
     argv: list[Any] = []
     for s in specs:
@@ -181,12 +197,13 @@ def run_kernel(module_or_path: Any, *, args: dict[str, Any] | None = None, seed:
             for ctx in contexts:
                 body.run(program.frame(ctx, argv))
     outputs = {}
-    for s in specs:
-        if s.kind == "pointer" and s.memory == "global" and s.elem is not None:
+    for s in buffers:
+        if s.kind in ("pointer", "fixed") and s.memory == "global" and s.elem is not None:
             lo = cast(int, s.start) * s.elem.itemsize
             if _written(machine.device, lo, lo + s.count * s.elem.itemsize):
                 outputs[s.name] = _read_back(machine, s)
-    return RunResult(fn.sym_name.data, grid, specs, data, outputs)
+    return RunResult(fn.sym_name.data, grid, specs, data, outputs, fixed,
+                     machine.device.buf.copy())
 
 
 def _scalar_value(s: ArgumentSpec) -> Any:

@@ -5,41 +5,138 @@ The outer function keeps the group's signature and says what its arguments are (
 `<name>_body`, which takes no arguments and holds the prelude and the programs:
 
     module @local_schedule_0 {
-      func.func @local_schedule_0(%A: index, ...) {grid} {
+      func.func @local_schedule_0(%A: index, %i: index) {grid} {
         symbol.create_id %A {symbol_id = -1 : si64} : index
+        symbol.create_id %i {symbol_id = -4 : si64} : index
         func.call @local_schedule_0_body() : () -> ()
         func.return
       }
       func.func private @local_schedule_0_body()
       module { func.func @local_schedule_0_body() {grid} { <units, maps, program_units> } }
     }
-Calls resolve by name to the one definition in the whole module (the host declares the group
-functions the same way).
-A function whose body still reads an argument directly stays one-level (dataflow-ir.md §1).
+Every argument the body still reads directly (a loop index of the host, a scalar kernel
+argument in a subscript) is read inside the body as its symbol: one `symbol.create_symbol`
+at the top of each program that reads it (and of the prelude, if it does), cast to the
+argument's integer type where that is not `index` (symbols hold index values). A float
+argument has no symbol: reading one is a located error (the legality check refuses it
+first). Calls resolve by name to the one definition in the whole module (the host declares
+the group functions the same way).
+
+Kernel arguments typed `!ktdp.runtime_arg<T>` become plain `T` values everywhere (the
+runtime passes their value; granularity and upper bound are compile-time facts): every
+`ktdp.runtime_arg_extract` becomes the value, or the constant it extracts.
 """
 
 from __future__ import annotations
 
 from xdsl.context import Context
-from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import FunctionType, IndexType, IntegerAttr, IntegerType, ModuleOp
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
+from ktir.diagnostics import op_error
+from ktir.dialects.ktdp import ExtractKind, RuntimeArgExtractOp, RuntimeArgType
 from scheduler.analysis.symbols import symbol_ids
 from scheduler.rewriting import apply_patterns
 from spyrecode.dialects.dataflow import ProgramUnitOp
-from spyrecode.dialects.symbol import CreateIdOp
+from spyrecode.dialects.symbol import CreateIdOp, CreateSymbolOp
+
+
+def _value_type(t):
+    return t.value_type if isinstance(t, RuntimeArgType) else t
+
+
+class RuntimeArgsToValues(RewritePattern):
+    """A function taking `!ktdp.runtime_arg<T>` arguments (or declaring them) takes `T`;
+    the extracts in its body become the argument itself (`value`) or the constant of its
+    type (`granularity`, `upperbound`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, fn: func.FuncOp, rewriter: PatternRewriter) -> None:
+        inputs = list(fn.function_type.inputs.data)
+        if not any(isinstance(t, RuntimeArgType) for t in inputs):
+            return
+        for op in [o for o in fn.walk() if isinstance(o, RuntimeArgExtractOp)]:
+            t = op.arg.type
+            assert isinstance(t, RuntimeArgType)
+            if op.extract_kind == ExtractKind.VALUE:
+                rewriter.replace_all_uses_with(op.result, op.arg)
+                rewriter.erase(op)
+                continue
+            value = (t.granularity_value if op.extract_kind == ExtractKind.GRANULARITY
+                     else t.upperbound_value)
+            assert value is not None  # the op's verifier: present on the type
+            c = arith.ConstantOp(IntegerAttr(value, IndexType()))
+            rewriter.replace_op(op, c)
+        if not fn.is_declaration:
+            for a in fn.args:
+                if isinstance(a.type, RuntimeArgType):
+                    rewriter.replace_value_with_new_type(a, a.type.value_type)
+        fn.function_type = FunctionType.from_lists([_value_type(t) for t in inputs],
+                                                   list(fn.function_type.outputs.data))
+        rewriter.notify_op_modified(fn)
+
+
+def _reader(op: Operation) -> Operation:
+    """Where a read of an argument by `op` is bound: its program, or the function body."""
+    cur: Operation | None = op
+    while cur is not None and not isinstance(cur, ProgramUnitOp):
+        parent = cur.parent_op()
+        if isinstance(parent, func.FuncOp):
+            return parent
+        cur = parent
+    assert cur is not None
+    return cur
+
+
+def _bind_reads(args: list[tuple[BlockArgument, int]], rewriter: PatternRewriter) -> None:
+    """Replace every read of the arguments by their symbols, read once per program (or in
+    the prelude), in argument order."""
+    by_reader: dict[Operation, list[tuple[BlockArgument, int, list]]] = {}
+    for arg, sid in args:
+        t = arg.type
+        if not arg.uses:
+            continue
+        if not isinstance(t, IndexType | IntegerType):
+            user = next(iter(arg.uses)).operation
+            raise op_error(user, f"reads the {t} kernel argument %{arg.name_hint or arg.index} "
+                                 "inside a compute group: symbols hold index values, so a "
+                                 "float argument must be bound at compile time "
+                                 "(--arg NAME=VALUE)")
+        uses: dict[Operation, list] = {}
+        for use in list(arg.uses):
+            uses.setdefault(_reader(use.operation), []).append(use)
+        for reader, found in uses.items():
+            by_reader.setdefault(reader, []).append((arg, sid, found))
+    for reader, reads in by_reader.items():
+        block = reader.body.block  # type: ignore[attr-defined]
+        new: list[Operation] = []
+        for arg, sid, found in reads:
+            sym = CreateSymbolOp(sid)
+            sym.result.name_hint = arg.name_hint
+            new.append(sym)
+            value: SSAValue = sym.result
+            if isinstance(arg.type, IntegerType):
+                cast = arith.IndexCastOp(sym.result, arg.type)
+                new.append(cast)
+                value = cast.result
+            for use in found:
+                use.operation.operands[use.index] = value
+                rewriter.notify_op_modified(use.operation)
+        at = InsertPoint.at_start(block)
+        if isinstance(reader, ProgramUnitOp) and block.first_op is not None:
+            at = InsertPoint.after(block.first_op)  # after the program's tile query
+        rewriter.insert(new, at)
 
 
 class WrapProgram(RewritePattern):
     """Split a function holding programs into the outer level (argument symbols, a call)
-    and `<name>_body` in a nested module. Not matched: functions without programs, inner
+    and `<name>_body` in a nested module. Not matched: functions without programs and inner
     levels (argument-free and called: `called` holds the names of all called functions, and
-    every body this pattern creates), and functions whose programs read an argument
-    directly (they stay one-level)."""
+    every body this pattern creates)."""
 
     def __init__(self, module: ModuleOp, called: set[str]):
         self.module = module
@@ -52,9 +149,9 @@ class WrapProgram(RewritePattern):
             return
         if not fn.args and fn.sym_name.data in self.called:
             return
-        if any(a.first_use is not None for a in fn.args):
-            return
-        ids = [symbol_ids(fn, self.module)[a] for a in fn.args]
+        sids = symbol_ids(fn, self.module)
+        ids = [sids[a] for a in fn.args]
+        _bind_reads(list(zip(fn.args, ids)), rewriter)
         body_name = f"{fn.sym_name.data}_body"
         self.called.add(body_name)
         old = fn.body.block
@@ -80,18 +177,24 @@ class WrapProgram(RewritePattern):
 
 class WrapProgramDfirPass(ModulePass):
     """Split each function holding `dataflow.program_unit`s into an outer function that binds
-    its arguments to symbols and an argument-free `<name>_body` (see the module docstring).
+    its arguments to symbols and an argument-free `<name>_body` reading them as symbols (see
+    the module docstring); runtime arguments become their values first.
 
-    Before:  func.func @g(%A: index) { <units, maps, program_units> }
-    After:   func.func @g(%A: index) { symbol.create_id %A {symbol_id = -1 : si64} : index
-                                       func.call @g_body() : () -> () }
+    Before:  func.func @g(%A: index, %i: index) { <units, maps, program_units reading %i> }
+    After:   func.func @g(%A: index, %i: index) {
+               symbol.create_id %A {symbol_id = -1 : si64} : index
+               symbol.create_id %i {symbol_id = -2 : si64} : index
+               func.call @g_body() : () -> () }
              func.func private @g_body()
-             builtin.module { func.func @g_body() { <units, maps, program_units> } }
-    Idempotent: an outer function holds no program units any more.
+             builtin.module { func.func @g_body() { ... program_unit { %i = symbol.create_symbol
+                                                    {SymbolId = -2 : i64} : index ... } } }
+    Idempotent: an outer function holds no program units any more, and no runtime_arg is
+    left.
     """
 
     name = "wrap-program-dfir"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        apply_patterns(op, [RuntimeArgsToValues()])
         called = {c.callee.root_reference.data for c in op.walk() if isinstance(c, func.CallOp)}
         apply_patterns(op, [WrapProgram(op, called)])

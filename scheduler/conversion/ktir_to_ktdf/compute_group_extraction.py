@@ -23,6 +23,7 @@ from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from ktir.diagnostics import op_error
 from ktir.dialects import ktdp
 from scheduler.analysis.slices import backward_slice
 from scheduler.rewriting import dead_code
@@ -137,6 +138,22 @@ def extract_group(fn: func.FuncOp, stores: list[ktdp.StoreOp], name: str) -> fun
     return group
 
 
+def _is_kernel(fn: func.FuncOp) -> bool:
+    """A function with a grid or with ktdp ops (a kernel without stores computes nothing:
+    it becomes a host function without groups)."""
+    return "grid" in fn.attributes or any(o.dialect_name() == "ktdp" for o in fn.walk())
+
+
+def _check_host(fn: func.FuncOp) -> None:
+    """What stays on the host runs once, not per tile, and on no unit: no ktdp op may stay
+    there (a value that reaches no store but steers control flow, say)."""
+    for o in fn.walk():
+        if o.dialect_name() == "ktdp":
+            raise op_error(o, "is needed outside every compute group (its value reaches no "
+                              "ktdp.store, but the host code that runs the groups uses it): "
+                              "not supported by the scheduler yet")
+
+
 class ComputeGroupExtractionPass(ModulePass):
     """Move each compute group of each kernel into `module @local_schedule_N` and call it.
 
@@ -144,7 +161,8 @@ class ComputeGroupExtractionPass(ModulePass):
     After:   module { func.func @add(%A, %B, %C) {grid} { call @local_schedule_0(%A, %B, %C) }
                       func.func private @local_schedule_0(index, index, index) }
              module @local_schedule_0 { func.func @local_schedule_0(%A, %B, %C) {grid} {...} }
-    Idempotent: a module whose kernels already hold no stores outside groups is left alone.
+    A kernel without stores keeps no code (everything it computes is dead) and no groups.
+    Idempotent: once the kernels are in the host module, the pass finds none at top level.
 
     A module pass, not patterns: it lays out the module anew — every kernel moves into the
     one host module, followed by one module per group, groups numbered across all kernels —
@@ -155,8 +173,7 @@ class ComputeGroupExtractionPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         kernels = [f for f in op.body.block.ops
-                   if isinstance(f, func.FuncOp) and not f.is_declaration
-                   and any(isinstance(o, ktdp.StoreOp) for o in f.walk())]
+                   if isinstance(f, func.FuncOp) and not f.is_declaration and _is_kernel(f)]
         if not kernels:
             return
         taken = {o.sym_name.data for o in op.walk() if isinstance(o, func.FuncOp)}
@@ -172,6 +189,7 @@ class ComputeGroupExtractionPass(ModulePass):
             # what the kernel computes but never stores (dead values left after the groups
             # moved out) goes, by effects: the host keeps calls, control flow and their inputs
             dead_code(fn.body)
+            _check_host(fn)
         host = ModuleOp([])
         for fn in kernels:
             fn.detach()

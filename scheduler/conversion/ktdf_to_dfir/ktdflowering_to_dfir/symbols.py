@@ -7,14 +7,17 @@ program reads it as `symbol.create_symbol` (ids from `scheduler.analysis.symbols
 argument p is symbol -(p+1)), created at its first view and read by everything the symbol
 dominates. An addressed buffer (`unrealized_conversion_cast` of an index, after
 `address-assignment`) starts at its element address, row-major. Addresses count elements
-(ktir.md D1).
+(ktir.md D1). A `ktdp.runtime_arg_extract` of a group argument reads the argument's
+symbol (`value`) or is the constant its type holds (`granularity`, `upperbound`).
 """
 
 from __future__ import annotations
 
-from xdsl.dialects import func, memref
+from xdsl.dialects import arith, func, memref
 from xdsl.dialects.builtin import (
     IndexType,
+    IntegerAttr,
+    IntegerType,
     MemRefType,
     ModuleOp,
     StringAttr,
@@ -64,12 +67,30 @@ def _dominates(op: Operation, use: Use) -> bool:
     return user is not None and user is not op and op.is_before_in_block(user)
 
 
+class _SymbolIds:
+    """The symbol id of each argument of the group functions (asked once per function)."""
+
+    def __init__(self) -> None:
+        self.ids: dict[func.FuncOp, dict[BlockArgument, int]] = {}
+
+    def __call__(self, program: Program, arg: SSAValue) -> int | None:
+        fn = program.op.parent_op()
+        if not isinstance(arg, BlockArgument) or not isinstance(fn, func.FuncOp) \
+                or arg.block is not fn.body.block:
+            return None
+        if fn not in self.ids:  # the host's calls say which kernel argument each one is
+            module = fn.get_toplevel_object()
+            assert isinstance(module, ModuleOp)
+            self.ids[fn] = symbol_ids(fn, module)
+        return self.ids[fn].get(arg)
+
+
 class LowerView(RewritePattern):
     """A view: its start address (a symbol for a function argument), then the logical view."""
 
-    def __init__(self, programs: Programs):
+    def __init__(self, programs: Programs, ids: _SymbolIds):
         self.programs = programs
-        self.ids: dict[func.FuncOp, dict[BlockArgument, int]] = {}
+        self.symbol_id = ids
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: memref.MemorySpaceCastOp, rewriter: PatternRewriter
@@ -82,7 +103,7 @@ class LowerView(RewritePattern):
             raise op_error(op, "only views built by ktdp.construct_memory_view are lowered")
         new: list[Operation] = []
         start = view.offset
-        if isinstance(start, BlockArgument) and (i := self.symbol_id(program, start)) is not None:
+        if (i := self.symbol_id(program, start)) is not None:
             s = CreateSymbolOp(i)
             s.result.name_hint = start.name_hint
             new.append(s)
@@ -97,16 +118,6 @@ class LowerView(RewritePattern):
             sym = new[0]
             rewriter.replace_uses_with_if(start, sym.results[0],
                                           lambda use: _dominates(sym, use))
-
-    def symbol_id(self, program: Program, arg: BlockArgument) -> int | None:
-        fn = program.op.parent_op()
-        if not isinstance(fn, func.FuncOp) or arg.block is not fn.body.block:
-            return None
-        if fn not in self.ids:  # the host's calls say which kernel argument each one is
-            module = fn.get_toplevel_object()
-            assert isinstance(module, ModuleOp)
-            self.ids[fn] = symbol_ids(fn, module)
-        return self.ids[fn].get(arg)
 
 
 class LowerBuffer(RewritePattern):
@@ -132,8 +143,47 @@ class LowerBuffer(RewritePattern):
         replace_keeping_names(rewriter, op, [g])
 
 
+class LowerRuntimeArg(RewritePattern):
+    """`ktdp.runtime_arg_extract` in a program: the argument's symbol (cast to an integer
+    value type), or the granularity / upper bound its type states."""
+
+    def __init__(self, programs: Programs, ids: _SymbolIds):
+        self.programs = programs
+        self.symbol_id = ids
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ktdp.RuntimeArgExtractOp, rewriter: PatternRewriter
+                          ) -> None:
+        program = self.programs.of(op)
+        if program is None:
+            return
+        t = op.arg.type
+        assert isinstance(t, ktdp.RuntimeArgType)
+        if op.extract_kind != ktdp.ExtractKind.VALUE:
+            value = (t.granularity_value if op.extract_kind == ktdp.ExtractKind.GRANULARITY
+                     else t.upperbound_value)
+            assert value is not None  # the op's verifier: present on the type
+            replace_keeping_names(rewriter, op, [arith.ConstantOp(IntegerAttr(value,
+                                                                              IndexType()))])
+            return
+        sid = self.symbol_id(program, op.arg)
+        if sid is None:
+            raise op_error(op, "reads a runtime_arg that is not an argument of the compute "
+                               "group")
+        if not isinstance(t.value_type, IndexType | IntegerType):
+            raise op_error(op, f"reads a {t.value_type} runtime_arg inside a compute group: "
+                               "symbols hold index values")
+        s = CreateSymbolOp(sid)
+        s.result.name_hint = op.result.name_hint
+        new: list[Operation] = [s]
+        if isinstance(t.value_type, IntegerType):
+            new.append(arith.IndexCastOp(s.result, t.value_type))
+        replace_keeping_names(rewriter, op, new)
+
+
 def patterns(programs: Programs) -> tuple[RewritePattern, ...]:
-    return LowerView(programs), LowerBuffer(programs)
+    ids = _SymbolIds()
+    return LowerView(programs, ids), LowerBuffer(programs), LowerRuntimeArg(programs, ids)
 
 
-LOWERED = (memref.MemorySpaceCastOp, UnrealizedConversionCastOp)
+LOWERED = (memref.MemorySpaceCastOp, UnrealizedConversionCastOp, ktdp.RuntimeArgExtractOp)

@@ -4,13 +4,15 @@
 /// signature and only says what its arguments are (`symbol.create_id`, the id of the kernel
 /// argument each one receives: the host passes (%b, %a), so %x is kernel argument 1, symbol
 /// -2) and calls `<name>_body`, which takes no arguments and holds the units, tables and
-/// programs in a nested module, declared beside the caller. A group whose body still reads an
-/// argument directly stays one-level; the host is not touched.
+/// programs in a nested module, declared beside the caller. Arguments the body still reads
+/// directly (a view's start, a host loop index in a subscript) are read as their symbols, once
+/// per program that reads them, after its tile query; an i32 argument's symbol is cast back to
+/// i32. The host is not touched.
 
 // CHECK-LABEL: func.func @kernel(
-// CHECK-SAME:    %[[A:[^:]*]]: index, %[[B:[^:]*]]: index, %[[C:[^:]*]]: index)
+// CHECK-SAME:    %[[A:[^:]*]]: index, %[[B:[^:]*]]: index, %[[C:[^:]*]]: index, %[[NK:[^:]*]]: i32)
 // CHECK-NEXT:    func.call @local_schedule_0(%[[B]], %[[A]]) : (index, index) -> ()
-// CHECK-NEXT:    func.call @local_schedule_1(%[[C]]) : (index) -> ()
+// CHECK-NEXT:    func.call @local_schedule_1(%[[C]], %[[NK]]) : (index, i32) -> ()
 // CHECK-NEXT:    func.return
 
 // CHECK:       builtin.module @local_schedule_0 {
@@ -34,21 +36,30 @@
 // CHECK-NEXT:  }
 
 // CHECK:       builtin.module @local_schedule_1 {
-// CHECK-NEXT:    func.func @local_schedule_1(%[[Z:[^:]*]]: index) attributes {grid = [1 : i64]} {
-// CHECK-NOT:       symbol.create_id
-// CHECK:           dataflow.program_unit
-// CHECK:             dataflow.get_logical_memory_view %{{.*}}, %[[Z]]
-// CHECK-NOT:   _body
+// CHECK-NEXT:    func.func @local_schedule_1(%[[Z:[^:]*]]: index, %[[N:[^:]*]]: i32) attributes {grid = [1 : i64]} {
+// CHECK-NEXT:      symbol.create_id %[[Z]] {symbol_id = -3 : si64} : index
+// CHECK-NEXT:      symbol.create_id %[[N]] {symbol_id = -4 : si64} : i32
+// CHECK-NEXT:      func.call @local_schedule_1_body() : () -> ()
+// CHECK:           func.func @local_schedule_1_body() attributes {grid = [1 : i64]} {
+// CHECK-NOT:         symbol.create_symbol
+// CHECK:             dataflow.program_unit iter_arg : %[[U:[^ ]*]]
+// CHECK-NEXT:          %[[T:[^ ]*]] = uniform.query_map
+// CHECK-NEXT:          %[[SZ:[^ ]*]] = symbol.create_symbol {SymbolId = -3 : i64} : index
+// CHECK-NEXT:          %[[SN:[^ ]*]] = symbol.create_symbol {SymbolId = -4 : i64} : index
+// CHECK-NEXT:          %[[NI:[^ ]*]] = arith.index_cast %[[SN]] : index to i32
+// CHECK-NEXT:          %[[ZV:[^ ]*]] = dataflow.get_logical_memory_view %{{.*}}, %[[SZ]]
+// CHECK-NEXT:          %[[NX:[^ ]*]] = arith.index_cast %[[NI]] : i32 to index
+// CHECK-NEXT:          agen.vector_load %[[ZV]][%[[NX]]]
 module {
   ktdf_arch.device @sample_device import("sample_device.mlir")
   module {
-    func.func @kernel(%a: index, %b: index, %c: index) attributes {grid = [2]} {
+    func.func @kernel(%a: index, %b: index, %c: index, %n: i32) attributes {grid = [2]} {
       func.call @local_schedule_0(%b, %a) : (index, index) -> ()
-      func.call @local_schedule_1(%c) : (index) -> ()
+      func.call @local_schedule_1(%c, %n) : (index, i32) -> ()
       func.return
     }
     func.func private @local_schedule_0(index, index)
-    func.func private @local_schedule_1(index)
+    func.func private @local_schedule_1(index, i32)
   }
   module @local_schedule_0 {
     func.func @local_schedule_0(%x: index, %y: index) attributes {grid = [2]} {
@@ -94,12 +105,15 @@ module {
     }
   }
   module @local_schedule_1 {
-    func.func @local_schedule_1(%z: index) attributes {grid = [1]} {
+    func.func @local_schedule_1(%z: index, %n: i32) attributes {grid = [1]} {
       %ddr = dataflow.get_unit {name = "DDR", type = "DDR"} : index
       %in0 = dataflow.get_unit {core = 0 : i32, name = "C0-MNILU", type = "MNILU"} : index
+      %tile_of_in = uniform.def_immutable_mapping([%in0 -> %ddr]):index
       dataflow.program_unit iter_arg : %u -> (%in0) : {
+        %tile = uniform.query_map(map:%tile_of_in, key:%u) : index
         %zv = dataflow.get_logical_memory_view %ddr, %z {layout_map = affine_map<(d0) -> (d0)>} : index, index, memref<64xf16>
-        %v = agen.vector_load %zv[0] {load_order = affine_map<(d0) -> (d0)>, load_set = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>} : memref<64xf16>, vector<64xf16>
+        %nx = arith.index_cast %n : i32 to index
+        %v = agen.vector_load %zv[%nx] {load_order = affine_map<(d0) -> (d0)>, load_set = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>} : memref<64xf16>, vector<64xf16>
       }
       func.return
     }
