@@ -137,10 +137,7 @@ def run_kernel(module_or_path: Any, *, args: dict[str, Any] | None = None, seed:
     for k, v in given.items():
         if k not in arrays:
             overrides.setdefault(k, repr(v) if isinstance(v, float) else str(v))
-    plan: dict[str, str | tuple[int, ...]] = dict(overrides)
-    for k, v in arrays.items():
-        plan.setdefault(k, tuple(np.shape(v)))
-    specs = plan_arguments(fn, plan)
+    specs = _plan(fn, overrides, arrays)
     by_name = {s.name: s for s in specs}
     for k in arrays:
         if by_name[k].kind != "pointer":
@@ -187,6 +184,26 @@ def run_kernel(module_or_path: Any, *, args: dict[str, Any] | None = None, seed:
             if _written(machine.device, lo, lo + s.count * s.elem.itemsize):
                 outputs[s.name] = _read_back(machine, s)
     return RunResult(fn.sym_name.data, grid, specs, data, outputs)
+
+
+def _plan(fn: func.FuncOp, overrides: dict[str, str], arrays: dict[str, Any]
+          ) -> list[ArgumentSpec]:
+    """The argument plan; the given arrays' shapes serve only where the kernel's views do not
+    tell a buffer's shape (an array must then match the shape the views give)."""
+    names = {a.name_hint for a in fn.args}
+    unknown = sorted(set(arrays) - names)
+    if unknown:
+        raise op_error(fn, f"has no argument named '{unknown[0]}' for the input of that name "
+                       f"(its arguments are {', '.join(sorted(n for n in names if n))})")
+    try:
+        return plan_arguments(fn, dict(overrides))
+    except KtirDiagnostic:
+        if not arrays:
+            raise
+    plan: dict[str, str | tuple[int, ...]] = dict(overrides)
+    for k, v in arrays.items():
+        plan.setdefault(k, tuple(np.shape(v)))
+    return plan_arguments(fn, plan)
 
 
 def _scalar_value(s: ArgumentSpec) -> Any:
