@@ -152,7 +152,10 @@ class Access:
         else:
             if aset.num_symbols:
                 raise UnsupportedOpError("access sets with symbols are not supported", op=op)
-            pts, _, _ = affine.enumerate_points(aset, order)
+            try:
+                pts, _, _ = affine.enumerate_points(aset, order)
+            except affine.UnboundedSetError as e:
+                raise UnsupportedOpError(str(e), op=op) from None
         self.points = np.asarray(pts, dtype=np.int64).reshape(-1, rank)
         self.n = len(self.points)
         self.rank = rank

@@ -9,6 +9,7 @@ above it. Parsing goes through `ktir.diagnostics` so every error is located.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
@@ -78,7 +79,7 @@ def load_module(path: str | Path, ctx: Context | None = None, verify: bool = Tru
 
     p = Path(path)
     try:
-        if p.is_dir():
+        if os.path.isdir(p):
             raise KtirDiagnostic(f"error: cannot read '{p}': it is a directory")
         # universal newlines, as Path.read_text does
         text = read_limited(p).decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")

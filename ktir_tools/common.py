@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import math
+import os
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -33,10 +34,10 @@ def output_file(path: Path | None, option: str) -> Path | None:
     in a folder that exists."""
     if path is None:
         return None
-    if path.is_dir() or str(path).endswith("/"):
-        raise fail(f"{option} '{path}' is a directory: give a file name")
+    if os.path.isdir(path) or str(path).endswith("/"):  # os.path: False, not OSError, on
+        raise fail(f"{option} '{path}' is a directory: give a file name")  # odd names
     parent = path.parent
-    if not parent.is_dir():
+    if not os.path.isdir(parent):
         raise fail(f"{option} '{path}': the folder '{parent}' does not exist")
     return path
 
@@ -62,7 +63,7 @@ def read_npy(path: Path, option: str) -> Any:
     """The array of an .npy file given to `option` (checked like an --inputs member)."""
     from ktir.limits import read_limited
 
-    if path.is_dir():
+    if os.path.isdir(path):
         raise fail(f"{option} '{path}' is a directory, not an .npy file")
     try:
         data = read_limited(path, option)
@@ -82,7 +83,7 @@ def read_npz(path: Path) -> dict[str, Any]:
 
     from ktir.limits import read_limited
 
-    if path.is_dir():
+    if os.path.isdir(path):
         raise fail(f"--inputs '{path}' is a directory, not an .npz file")
     try:
         data = read_limited(path, "--inputs")

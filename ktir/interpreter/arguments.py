@@ -558,6 +558,9 @@ def _place_scratchpad(spec: ArgumentSpec, infos: list[_ViewInfo], o: _Override |
                            "with the same static layout on every tile")
         if any(b[0] < 0 for b in i.box):
             raise op_error(i.op, f"argument '{spec.name}' is viewed at negative coordinates")
+        if any(b[1] < b[0] for b in i.box):
+            raise op_error(i.op, f"the view of argument '{spec.name}' has an empty coordinate "
+                           "set: no element of its scratchpad buffer is reachable")
         spec.placements.append(Placement(i.ct, i.delta[0], i.sizes, i.strides, i.lo, i.box))
         extent = max(extent, i.rel[1] + 1)
     rank = len(infos[0].box or ())
