@@ -95,10 +95,12 @@ class Plan:
     """How one access reads/writes through one view spec: `addr(base)` is the address of
     lane 0 relative to the view's start (None when the points leave the view's shape; `form`
     says how it is computed), lanes sit at `offsets` from it, and the touched elements span
-    [lo, hi) around it."""
+    [lo, hi) around it. `runs` are the bytes touched within that span, as sorted disjoint
+    (start, end) byte offsets from its first byte; None when the access touches all of it
+    (the race checker compares exact bytes, races.py)."""
 
     __slots__ = ("addr", "compute", "contiguous", "dec", "enc", "form", "hi", "isz", "lo", "n",
-                 "nbytes", "offsets", "shape", "storage")
+                 "nbytes", "offsets", "runs", "shape", "storage")
 
     def __init__(self, form: AddrForm, offsets: np.ndarray, lo: int, hi: int, contiguous: bool,
                  n: int, spec: ViewSpec):
@@ -109,11 +111,32 @@ class Plan:
         self.dec, self.enc = spec.et.decode, spec.et.encode
         self.compute = spec.et.compute  # the dtype of the lanes in registers
         self.nbytes = n * spec.isz
+        self.runs = byte_runs(offsets - lo, hi - lo, spec.isz)
 
     def __repr__(self) -> str:
         how = "contiguous" if self.contiguous else "gathered"
         return (f"Plan({self.n} lanes {how} of {self.storage} in a view of shape "
                 f"{self.shape}, elements [{self.lo}, {self.hi}) from lane 0)")
+
+
+def byte_runs(elements: np.ndarray, span: int, isz: int) -> tuple[tuple[int, int], ...] | None:
+    """The bytes of elements `elements` (offsets in [0, span)) as sorted, disjoint,
+    non-adjacent (start, end) byte runs; None when they fill the span."""
+    e = np.unique(elements)
+    if len(e) == span:
+        return None
+    cut = np.flatnonzero(np.diff(e) != 1) + 1
+    starts, ends = e[np.r_[0, cut]], e[np.r_[cut - 1, len(e) - 1]] + 1
+    return intern_runs(tuple((int(a) * isz, int(b) * isz) for a, b in zip(starts, ends,
+                                                                        strict=True)))
+
+
+_RUNS: dict[tuple, tuple] = {}
+
+
+def intern_runs(runs: tuple) -> tuple:
+    """One object per distinct pattern, so that generated code compares patterns by `is`."""
+    return _RUNS.setdefault(runs, runs)
 
 
 class Access:
@@ -129,7 +152,10 @@ class Access:
         else:
             if aset.num_symbols:
                 raise UnsupportedOpError("access sets with symbols are not supported", op=op)
-            pts, _, _ = affine.enumerate_points(aset, order)
+            try:
+                pts, _, _ = affine.enumerate_points(aset, order)
+            except affine.UnboundedSetError as e:
+                raise UnsupportedOpError(str(e), op=op) from None
         self.points = np.asarray(pts, dtype=np.int64).reshape(-1, rank)
         self.n = len(self.points)
         self.rank = rank

@@ -33,6 +33,7 @@ from emulator.results import EmulationResult, UnitStats
 from emulator.runtime import Process
 from emulator.sources import dump_dir
 from emulator.trace import chrome_trace
+from ktir.limits import DEFAULT_LOOP_LIMIT
 
 MemoryInit = dict[str, list[tuple[int, np.ndarray]]]
 
@@ -93,9 +94,10 @@ class Run:
 
     def __init__(self, module: ModuleOp, device: Device, entry: str, cycle_limit: int,
                  trace: bool, strict: bool, check_races: bool, dump: Path | None = None,
-                 work: Work | None = None):
+                 work: Work | None = None, loop_limit: int = DEFAULT_LOOP_LIMIT):
         self.device = device
         self.work = work
+        self.loop_limit = loop_limit
         self.compiler: Compiler | None = None
         self.module = module
         self.entry = entry
@@ -116,7 +118,8 @@ class Run:
             raise EmulationError(f"no function @{self.entry} to run (functions: {have})")
         self.machine = Machine(self.device, _cores(self.device, funcs, fn))
         place(self.machine, memory_init)
-        self.compiler = Compiler(funcs, self.machine, self.check_races, self.trace, self.dump)
+        self.compiler = Compiler(funcs, self.machine, self.check_races, self.trace, self.dump,
+                                 self.loop_limit)
         self.fn = fn
 
     def call(self, name: str, args: Sequence[object], scope: dict[int, object]) -> tuple:
@@ -151,7 +154,8 @@ class Run:
         body = self.compiler.body(fn)
         envs = located(body.prelude, scope)
         races = RaceChecker() if self.check_races else None
-        eng = Engine(self.machine, cycle_limit=self.cycle_limit, trace=self.trace, races=races)
+        eng = Engine(self.machine, cycle_limit=self.cycle_limit, trace=self.trace, races=races,
+                     loop_limit=self.loop_limit)
         eng.ops = self.compiler.cg.ops
         eng.nsites = len(self.compiler.cg.sites)  # type: ignore[attr-defined]
         procs: list[Process] = []
@@ -251,7 +255,7 @@ def emulate(dfir_module: ModuleOp, device: Device, *, entry: str, args: Sequence
             memory_init: MemoryInit | None = None, cycle_limit: int = 10**9,
             trace: bool = False, strict: bool = False, check_races: bool = True,
             dump_programs: str | os.PathLike | None = None,
-            work: Work | None = None) -> EmulationResult:
+            work: Work | None = None, loop_limit: int = DEFAULT_LOOP_LIMIT) -> EmulationResult:
     """Run `entry` of a DataflowIR module on `device` with `args` (element addresses and
     scalars, by position). Raises an `EmulationError` subclass on any fault.
 
@@ -261,10 +265,14 @@ def emulate(dfir_module: ModuleOp, device: Device, *, entry: str, args: Sequence
 
     `dump_programs` (default: $KTIR_DUMP_PROGRAMS) names a directory to write the Python
     generated for each function and program into, one file each, as it is compiled; the
-    generated code then runs from those files, so tracebacks and pdb point into them."""
+    generated code then runs from those files, so tracebacks and pdb point into them.
+
+    `cycle_limit` bounds the emulated time (and the iterations of loops that take time);
+    `loop_limit` the iterations, per unit, of loops whose body does no timed work (no
+    transfer, vector op or signal), which no clock would stop."""
     t0 = time.perf_counter()
     run = Run(dfir_module, device, entry, cycle_limit, trace, strict, check_races,
-              dump_dir(dump_programs), work)
+              dump_dir(dump_programs), work, loop_limit)
     run.start(memory_init)
     with np.errstate(all="ignore"), _no_cyclic_gc():
         run.call(entry, list(args), {})

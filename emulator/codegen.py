@@ -215,6 +215,7 @@ class Gen:
         self.n = 0
         self.pending = 0
         self.events = 0
+        self.timed = 0  # ops emitted that take emulated time (loops without any: `settle`)
         self.targets: list[list[tuple[str, str | None]]] = []
         self.has_yield = False
         self.prologue: list[str] = []
@@ -300,6 +301,7 @@ class Gen:
         """Count one emulated event; the count is added to `p_nev` once per straight-line
         run of code (flush_events), not per event: nothing reads it before the end."""
         self.events += 1
+        self.timed += 1
 
     def flush_events(self) -> None:
         if self.events:
@@ -309,7 +311,8 @@ class Gen:
     def helper(self, src: str, op: Operation, pre: str = "") -> None:
         """A statement that calls process helpers or generated functions, which read and
         update the process state: written back before, read again after (`pre`: extra
-        indentation)."""
+        indentation). It may take time (a transfer, a called function's work)."""
+        self.timed += 1
         for line in (STATE_OUT, src, STATE_IN):
             self.emit(pre + line, op)
 
@@ -317,6 +320,7 @@ class Gen:
         """Source that parks the process on `obj`.`field` (engine.py) until it changes;
         `wait` names (kind, obj, index of the op waiting) for deadlock reports."""
         self.has_yield = True
+        self.timed += 1
         return f"{obj}.{field} = P; P.t = p_t; yield {wait}"
 
     def need_program(self, op: Operation, what: str) -> None:
@@ -374,8 +378,18 @@ class Gen:
             out.append((name, "w" + name[1:] if is_vector_like(a.type) else None))
         return out
 
-    def guard(self, trips: str, op: Operation) -> None:
-        self.emit(f"P.loop({trips})" if self.mode == "program" else f"LOOP({trips})", op)
+    def guard(self, trips: str, op: Operation) -> tuple[int, int, str]:
+        """The iteration guard of a loop, before its body: `P.loop` counts the trips against
+        the cycle limit. `settle` then turns it into `P.spin` / `SPIN` (the loop limit) when
+        the body turned out to do no timed work, which the cycle limit cannot bound."""
+        self.emit(f"P.loop({trips})" if self.mode == "program" else f"SPIN({trips})", op)
+        return len(self.out) - 1, self.timed, trips
+
+    def settle(self, guard: tuple[int, int, str]) -> None:
+        i, timed, trips = guard
+        if self.timed == timed and self.mode == "program":
+            line, op = self.out[i]
+            self.out[i] = (line.replace(f"P.loop({trips})", f"P.spin({trips})"), op)
 
 
 # ---- affine expressions -------------------------------------------------------------------

@@ -214,7 +214,10 @@ class Steps:
         if out is None:
             ts = self.op.time_set.data  # type: ignore[attr-defined]
             to = self.op.time_order.data  # type: ignore[attr-defined]
-            pts, _, _ = affine.enumerate_points(ts, to, syms)
+            try:
+                pts, _, _ = affine.enumerate_points(ts, to, syms)
+            except affine.UnboundedSetError as e:
+                raise UnsupportedOpError(f"time_set: {e}", op=self.op) from None
             out = [(self._off(self.lmap, p, syms), self._off(self.smap, p, syms)) for p in pts]
             self.cache[syms] = out
         return out

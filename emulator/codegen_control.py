@@ -24,10 +24,11 @@ def _loop(g: Gen, op: Operation, lb: str, ub: str, step: str, inits: list) -> No
     g.assign(carried, inits, op)
     rng = g.tmp("_r")
     g.emit(f"{rng} = range({lb}, {ub}, {step})", op)
-    g.guard(f"len({rng})", op)
+    guard = g.guard(f"len({rng})", op)
     iv = g.define(body.args[0])
     g.emit(f"for {iv} in {rng}:", op)
     _region(g, op, 0, carried)
+    g.settle(guard)
     for res, (name, _) in zip(op.results, carried, strict=True):
         g.names[res] = name
 
@@ -96,12 +97,13 @@ def _while(g: Gen, op: Operation) -> None:
     aargs = g.carried(list(after.args))
     g.emit("while True:", op)
     g.ind += 1
-    g.guard("1", op)
+    guard = g.guard("1", op)
     g.targets.append(("condition", res, aargs))  # type: ignore[arg-type]
     g.block(before)
     g.targets[-1] = bargs
     g.block(after)
     g.targets.pop()
+    g.settle(guard)
     g.ind -= 1
 
 

@@ -298,7 +298,7 @@ def address(g: Gen, op: Operation, plan: Plan, pconst: str, comps: list[str]) ->
     return expr
 
 
-def _race_check(g: Gen, m: str, lo: str, hi: str, write: bool, dma: bool) -> str:
+def _race_check(g: Gen, m: str, lo: str, hi: str, write: bool, dma: bool, plan: Plan) -> str:
     """`RaceChecker.access` (races.py) with its common outcomes inline: a page no one has
     touched; a read after other units' ordered accesses of the same bytes; a write over
     ordered, finished accesses of the same bytes (which it supersedes). Anything else, and
@@ -307,13 +307,14 @@ def _race_check(g: Gen, m: str, lo: str, hi: str, write: bool, dma: bool) -> str
         return ""
     g.use("RC", "VID", "KNOWN")
     pages, k, rs, x = (g.tmp(n) for n in ("_pg", "_k", "_rs", "_x"))
-    q, rlo, rhi, rw, e = (g.tmp(n) for n in ("_q", "_rl", "_rh", "_rw", "_e"))
+    q, rlo, rhi, rw, e, rr = (g.tmp(n) for n in ("_q", "_rl", "_rh", "_rw", "_e", "_rr"))
     end = "None" if dma else "p_epoch"
-    new = f"{x} = [VID, {lo}, {hi}, {write}, {end}, P, {dma}]"
+    runs = "None" if plan.runs is None else g.cg.const(plan.runs, "RUNS")
+    new = f"{x} = [VID, {lo}, {hi}, {write}, {end}, P, {dma}, {runs}]"
     opened = f"; OPEN.append({x})" if dma else ""
     if dma:
         g.use("OPEN")
-    slow = f"RC.access(P, {m}, {lo}, {hi}, {write}, {end})"
+    slow = f"RC.access(P, {m}, {lo}, {hi}, {write}, {end}, {runs})"
     if _LITERAL.match(lo) and _LITERAL.match(hi):  # a constant byte range
         k = str(int(lo) >> PAGE_BITS)
         one_page = k == str((int(hi) - 1) >> PAGE_BITS)
@@ -331,15 +332,16 @@ if {rs} is None: {new}; {pages}[{k}] = [{x}]{opened}
     if write:  # superseding every record of these bytes, each finished and ordered
         return src + f"""
 else:
-    for {q}, {rlo}, {rhi}, {rw}, {e}, _, _ in {rs}:
-        if {rlo} != {lo} or {rhi} != {hi} or {e} is None or {q} != VID and KNOWN[{q}] <= {e}:
+    for {q}, {rlo}, {rhi}, {rw}, {e}, _, _, {rr} in {rs}:
+        if {rlo} != {lo} or {rhi} != {hi} or {rr} is not {runs} or {e} is None or \
+                {q} != VID and KNOWN[{q}] <= {e}:
             {slow}; break
     else: {new}; {pages}[{k}] = [{x}]{opened}
 """
     # after one record of these bytes: another unit's read, or its write ordered before
     return src + f"""
 elif len({rs}) == 1:
-    {q}, {rlo}, {rhi}, {rw}, {e}, _, _ = {rs}[0]
+    {q}, {rlo}, {rhi}, {rw}, {e}, _, _, _ = {rs}[0]
     if {rlo} == {lo} and {rhi} == {hi} and {q} != VID and \\
             (not {rw} or {e} is not None and KNOWN[{q}] > {e}):
         {new}; {rs}.append({x}){opened}
@@ -411,7 +413,7 @@ def vload(g: Gen, op: Operation, view: tuple[str, str], addr: str, plan: Plan, p
     if plan.contiguous:
         lanes += ".copy()"
     dec = f"{r} = {g.cg.const(plan.dec, 'DECODE')}({r})" if plan.dec is not None else ""
-    races = _race_check(g, m, lo, hi, False, False)
+    races = _race_check(g, m, lo, hi, False, False, plan)
     lks, lat, ser, look = _route(g, [m], f"P._route({m}, True)", plan.nbytes)
     s = g.tmp("_s")
     before, after = _slot(g, s, False)
@@ -444,7 +446,7 @@ def vstore(g: Gen, op: Operation, view: tuple[str, str], addr: str, plan: Plan, 
     raw = f"{g.cg.const(plan.enc, 'ENCODE')}({v})" if plan.enc is not None else v
     if _LITERAL.match(a) and plan.contiguous:
         dst += "[...]"
-    races = _race_check(g, m, lo, hi, True, False)
+    races = _race_check(g, m, lo, hi, True, False, plan)
     lks, lat, ser, look = _route(g, [m], f"P._route({m}, False)", plan.nbytes)
     s, done = g.tmp("_s"), g.tmp("_d")
     before, after = _slot(g, s, False)
@@ -512,8 +514,8 @@ def _dma_step(g: Gen, op: Operation | None, sparts: tuple[str, str], scomps: lis
 {lanes}
 {dtyped}
 {dst} = {raw}"""
-    races = _race_check(g, sm, slo, shi, False, True) + \
-        _race_check(g, dm, dlo, dhi, True, True)
+    races = _race_check(g, sm, slo, shi, False, True, lp) + \
+        _race_check(g, dm, dlo, dhi, True, True, sp)
     lines(g, op, f"""
 {sspan}
 {dspan}

@@ -25,15 +25,17 @@ from emulator.races import RaceChecker
 from emulator.runtime import Process
 from emulator.sources import GLOBAL, Sources
 from ktir.diagnostics import op_location
+from ktir.limits import DEFAULT_LOOP_LIMIT
 
 _WAITS = {1: "to receive from", 2: "to send to", 3: "for a signal from"}
 
 
 class Engine:
     def __init__(self, machine: Machine, *, cycle_limit: int, trace: bool,
-                 races: RaceChecker | None):
+                 races: RaceChecker | None, loop_limit: int = DEFAULT_LOOP_LIMIT):
         self.machine = machine
         self.cycle_limit = float(cycle_limit)
+        self.loop_limit = loop_limit
         self.trace = trace
         self.races = races
         self.signal_latency = float(machine.device.signal_latency)

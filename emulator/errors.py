@@ -97,3 +97,9 @@ class LeftoverError(EmulationError):
 
 class RuntimeFault(EmulationError):
     """Any other failure of a program: missing map key, division by zero, bad handle use."""
+
+
+def loop_limit_message(who: str, iters: int, limit: int) -> str:
+    return (f"{who} reached {iters:,} iterations of loops that do no timed work (no transfer, "
+            f"vector op or signal), more than the loop limit of {limit:,}: an endless loop? "
+            "(raise the limit with --loop-limit)")

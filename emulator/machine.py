@@ -24,6 +24,7 @@ import numpy as np
 
 from arch_descriptions.model import Datapath, Device
 from emulator.errors import CapacityError, OutOfBoundsError, WiringError
+from ktir.limits import over
 
 if TYPE_CHECKING:
     from emulator.runtime import Process
@@ -161,6 +162,8 @@ class Mem:
             self._grow(hi)
 
     def _grow(self, hi: int) -> None:
+        if (msg := over("buffer_bytes", hi, f"memory {self.name}")) is not None:
+            raise CapacityError(msg)
         cap = max(hi, 2 * len(self.buf))
         cap = -(-cap // _GROW) * _GROW
         new = np.zeros(cap, dtype=np.uint8)

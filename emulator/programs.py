@@ -20,9 +20,15 @@ from xdsl.ir import Operation, SSAValue
 import emulator.codegen_access
 import emulator.codegen_control
 from emulator.codegen import Codegen, Gen
-from emulator.errors import EmulationError, UnsupportedOpError
+from emulator.errors import (
+    CycleLimitError,
+    EmulationError,
+    UnsupportedOpError,
+    loop_limit_message,
+)
 from emulator.machine import Machine
 from emulator.runtime import no_memory, no_region, plan_of, shift, symbol
+from ktir.limits import DEFAULT_LOOP_LIMIT
 from spyrecode.dialects.dataflow import ProgramUnitOp
 
 assert emulator.codegen_access  # imported for their ops' handlers
@@ -80,20 +86,29 @@ def outer_values(pu: Operation) -> list[SSAValue]:
     return list(seen)
 
 
-def loop_guard(trips: int) -> None:
-    if trips > 1 << 40:
-        raise EmulationError(f"a host loop of {trips} iterations")
+class HostLoops:
+    """`SPIN(trips)` of host and prelude code: the iterations of its loops, none of which
+    takes emulated time, count against the loop limit."""
+
+    def __init__(self, limit: int):
+        self.limit, self.iters = limit, 0
+
+    def __call__(self, trips: int) -> None:
+        self.iters += trips
+        if self.iters > self.limit:
+            raise CycleLimitError(loop_limit_message("host code", self.iters, self.limit))
 
 
 class Compiler:
     """Compiles the functions of one module for one machine, each once."""
 
     def __init__(self, funcs: dict[str, FuncOp], machine: Machine, races: bool,
-                 trace: bool = False, dump: Path | None = None):
+                 trace: bool = False, dump: Path | None = None,
+                 loop_limit: int = DEFAULT_LOOP_LIMIT):
         self.funcs = funcs
         self.cg = Codegen(self.function, races, trace, dump)
         self.cg.g.update(M=machine, NOMEM=no_memory, PLANOF=plan_of, SHIFT=shift, SYM=symbol,
-                         NOREGION=no_region, LOOP=loop_guard)
+                         NOREGION=no_region, SPIN=HostLoops(loop_limit))
         self._bodies: dict[str, Body] = {}
         self._hosts: dict[str, Callable] = {}
         self._called: dict[str, tuple[str, bool] | None] = {}

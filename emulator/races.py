@@ -6,10 +6,12 @@ the receiver's log and raises the receiver's known epoch of the sender. "Did epo
 happen before now in P" is answered from those known epochs, and only when that fails by a
 search back through the receive logs (transitive ordering through third units), whose answer
 then raises the known epoch too. Every memory access is recorded per 128-byte page (one
-vector of 64 fp16) as (process, byte range, read/write, end epoch); an asynchronous DMA's
+vector of 64 fp16) as (process, byte range, read/write, end epoch, the bytes touched in the
+range: all, or the runs of a strided access); an asynchronous DMA's
 accesses stay open ("in flight") until its unit waits for them (a `sync_send` with
 `wait_immediately_for_async_transfers`, or the end of its program). An access races with a
-recorded one of another process when their bytes overlap, one of them writes, and the recorded
+recorded one of another process when they touch a common byte (exactly: the tiles of a
+column split interleave their ranges but share no byte), one of them writes, and the recorded
 one is still in flight or its epoch has not reached the accessing process through signals.
 Records superseded by a later, ordered write over the same bytes are dropped, so buffers
 reused every iteration keep a handful of records.
@@ -31,8 +33,57 @@ if TYPE_CHECKING:
 
 PAGE_BITS = 7
 
-# record fields
-_VID, _LO, _HI, _WRITE, _END, _PROC, _DMA = range(7)
+# record fields (RUNS: None, every byte of [LO, HI); else (start, end) byte runs from LO)
+_VID, _LO, _HI, _WRITE, _END, _PROC, _DMA, _RUNS = range(8)
+
+Runs = tuple[tuple[int, int], ...] | None
+
+
+def _absolute(lo: int, hi: int, runs: Runs) -> list[tuple[int, int]] | tuple[tuple[int, int]]:
+    return ((lo, hi),) if runs is None else [(lo + a, lo + b) for a, b in runs]
+
+
+def shared_byte(lo: int, hi: int, runs: Runs, rlo: int, rhi: int, rruns: Runs) -> int | None:
+    """The first byte that accesses [lo, hi) and [rlo, rhi) (with their runs) both touch."""
+    a, b = _absolute(lo, hi, runs), _absolute(rlo, rhi, rruns)
+    i = j = 0
+    while i < len(a) and j < len(b):
+        x, y = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+        if x < y:
+            return x
+        if a[i][1] <= b[j][1]:
+            i += 1
+        else:
+            j += 1
+    return None
+
+
+def covers(lo: int, hi: int, runs: Runs, rlo: int, rhi: int, rruns: Runs) -> bool:
+    """Whether access [lo, hi) (with its runs) touches every byte record [rlo, rhi) does."""
+    if not (lo <= rlo and rhi <= hi):
+        return False
+    if runs is None:
+        return True
+    a, i = _absolute(lo, hi, runs), 0
+    for x, y in _absolute(rlo, rhi, rruns):
+        while i < len(a) and a[i][1] <= x:
+            i += 1
+        if i == len(a) or a[i][0] > x or a[i][1] < y:
+            return False
+    return True
+
+
+def pages_of(lo: int, hi: int, runs: Runs) -> range | list[int]:
+    """The pages holding the bytes an access touches."""
+    if runs is None:
+        return range(lo >> PAGE_BITS, ((hi - 1) >> PAGE_BITS) + 1)
+    out: list[int] = []
+    for a, b in runs:
+        first, last = (lo + a) >> PAGE_BITS, (lo + b - 1) >> PAGE_BITS
+        if out and out[-1] >= first:
+            first = out[-1] + 1
+        out.extend(range(first, last + 1))
+    return out
 
 
 class RaceChecker:
@@ -91,52 +142,54 @@ class RaceChecker:
         return pages
 
     def access(self, p: Process, mem: Mem, lo: int, hi: int, write: bool,
-               end: int | None) -> None:
-        """Record p's access to bytes [lo, hi) of `mem` in epoch `end` (None: by a DMA, in
-        flight until p waits for it), failing if it races."""
+               end: int | None, runs: Runs = None) -> None:
+        """Record p's access to bytes [lo, hi) of `mem` (those of `runs` when strided) in
+        epoch `end` (None: by a DMA, in flight until p waits for it), failing if it races."""
         pages = self.table(mem)
         me = p.vid
         dma = end is None
-        rec = [me, lo, hi, write, end, p, dma]
-        pg, last = lo >> PAGE_BITS, (hi - 1) >> PAGE_BITS
-        while pg <= last:
+        rec = [me, lo, hi, write, end, p, dma, runs]
+        for pg in pages_of(lo, hi, runs):
             recs = pages.get(pg)
             if recs is None:
                 pages[pg] = [rec]
-                pg += 1
                 continue
             kept = []
             for r in recs:
-                if r[_LO] >= hi or lo >= r[_HI]:
+                strided = runs is not None or r[_RUNS] is not None
+                if r[_LO] >= hi or lo >= r[_HI] or (
+                        strided and shared_byte(lo, hi, runs, r[_LO], r[_HI], r[_RUNS]) is None):
                     kept.append(r)
                 elif r[_VID] != me:
                     if write or r[_WRITE]:
-                        end = r[_END]
-                        if end is None or (p.known[r[_VID]] <= end
-                                           and not self.ordered(p, r[_VID], end)):
-                            self._race(p, mem, lo, hi, write, dma, r)
-                        if write and lo <= r[_LO] and r[_HI] <= hi:
+                        rend = r[_END]
+                        if rend is None or (p.known[r[_VID]] <= rend
+                                            and not self.ordered(p, r[_VID], rend)):
+                            self._race(p, mem, lo, hi, write, dma, runs, r)
+                        if write and covers(lo, hi, runs, r[_LO], r[_HI], r[_RUNS]):
                             continue  # ordered before this covering write
                     kept.append(r)
-                elif lo <= r[_LO] and r[_HI] <= hi and (write or not r[_WRITE]) \
-                        and r[_END] is not None:
+                elif (write or not r[_WRITE]) and r[_END] is not None \
+                        and covers(lo, hi, runs, r[_LO], r[_HI], r[_RUNS]):
                     continue  # superseded by this unit's own later access
                 else:
                     kept.append(r)
             kept.append(rec)
             pages[pg] = kept
-            pg += 1
         if dma:
             p.open.append(rec)
 
     def _race(self, p: Process, mem: Mem, lo: int, hi: int, write: bool, dma: bool,
-              r: list) -> None:
+              runs: Runs, r: list) -> None:
         mine = f"{'a DMA that ' if dma else ''}{'writes' if write else 'reads'}"
         theirs = f"{'a DMA of ' if r[_DMA] else ''}{r[_PROC].name}"
         state = "still in flight" if r[_END] is None else "not ordered before it by any signal"
+        shared = ""
+        if runs is not None or r[_RUNS] is not None:  # strided: name a byte both touch
+            shared = f"; both touch byte {shared_byte(lo, hi, runs, r[_LO], r[_HI], r[_RUNS])}"
         raise RaceError(f"unsynchronised access: {p.name} {mine} bytes [{lo}, {hi}) of "
                         f"{mem.name}, which {theirs} {'wrote' if r[_WRITE] else 'read'} "
-                        f"(bytes [{r[_LO]}, {r[_HI]})), {state}")
+                        f"(bytes [{r[_LO]}, {r[_HI]})), {state}{shared}")
 
 
 def close(p: Process, epoch: int) -> None:

@@ -7,13 +7,17 @@ trace, warnings, and access to the memories for reading outputs back.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 import numpy as np
 
 from arch_descriptions.model import Roofline
+from emulator.errors import CapacityError, OutOfBoundsError
 from emulator.machine import Machine
+from ktir.limits import over
 
 
 @dataclass
@@ -78,17 +82,29 @@ class EmulationResult:
         bytes from `element_address * itemsize`; never-written bytes read as zeros."""
         dt = np.dtype(dtype)
         shp = (shape,) if isinstance(shape, int) else tuple(shape)
-        n = int(np.prod(shp)) if shp else 1
+        n = math.prod(shp)
         mem = self.machine.memory(kind_or_instance)
-        raw = mem.read_bytes(element_address * dt.itemsize, n * dt.itemsize)
+        lo, nbytes = element_address * dt.itemsize, n * dt.itemsize
+        if lo < 0 or any(d < 0 for d in shp) or (mem.size is not None and lo + nbytes > mem.size):
+            raise OutOfBoundsError(f"cannot read {'x'.join(map(str, shp))} {dt} at element "
+                                   f"{element_address} of {mem.name}: bytes [{lo:,}, "
+                                   f"{lo + nbytes:,}) are not inside its "
+                                   f"{mem.size if mem.size is not None else 'unbounded'} bytes")
+        if (msg := over("buffer_bytes", nbytes, f"reading {mem.name}")) is not None:
+            raise CapacityError(msg)
+        raw = mem.read_bytes(lo, nbytes)
         return raw.view(dt).reshape(shp)
 
-    def write_trace(self, path: str | Path) -> None:
-        """Chrome-trace JSON (Perfetto, chrome://tracing): one track per unit."""
+    def write_trace(self, path: str | Path | TextIO) -> None:
+        """Chrome-trace JSON (Perfetto, chrome://tracing): one track per unit, to a file
+        (a path or an open text file)."""
         if self.trace_events is None:
             raise ValueError("no trace was recorded: run emulate(..., trace=True)")
-        Path(path).write_text(json.dumps({"traceEvents": self.trace_events,
-                                          "displayTimeUnit": "ns"}))
+        text = json.dumps({"traceEvents": self.trace_events, "displayTimeUnit": "ns"})
+        if isinstance(path, str | Path):
+            Path(path).write_text(text)
+        else:
+            path.write(text)
 
     def summary(self) -> dict[str, object]:
         return {"cycles": self.cycles, "seconds": self.seconds,

@@ -32,6 +32,7 @@ from emulator.errors import (
     OutOfBoundsError,
     RuntimeFault,
     UnboundSymbolError,
+    loop_limit_message,
 )
 from emulator.machine import Channel, Handle, LinkInst, Machine, Mem, Port, Signal
 from emulator.races import close
@@ -49,11 +50,11 @@ Route = tuple[list[LinkInst], float, float, tuple[Port, ...]]
 class Process:
     """The state of one unit running one program."""
 
-    __slots__ = ("busy", "dmadone", "done", "end", "epoch", "gen", "iters", "known",
-                 "limit", "m", "name", "nev", "open", "pend", "program", "rc", "resume", "rin",
-                 "rlog", "rout", "routes", "rx_", "si_", "sites", "sl", "slot", "slots", "so_", "st_data",
-                 "st_dma", "st_link", "st_recv", "st_send", "st_signal", "start", "t", "trace",
-                 "tx_", "unit", "vid", "waiting", "wake")
+    __slots__ = ("busy", "dmadone", "done", "end", "epoch", "gen", "idle", "idle_limit",
+                 "iters", "known", "limit", "m", "name", "nev", "open", "pend", "program", "rc",
+                 "resume", "rin", "rlog", "rout", "routes", "rx_", "si_", "sites", "sl", "slot",
+                 "slots", "so_", "st_data", "st_dma", "st_link", "st_recv", "st_send",
+                 "st_signal", "start", "t", "trace", "tx_", "unit", "vid", "waiting", "wake")
 
     def __init__(self, eng: Engine, unit: Handle, program: object, start: float):
         self.wake = eng.wake
@@ -78,6 +79,8 @@ class Process:
         self.sites = [0] * eng.nsites
         self.iters = 0
         self.limit = eng.cycle_limit
+        self.idle = 0  # iterations of loops without timed work (spin)
+        self.idle_limit = eng.loop_limit
         self.trace: list | None = [] if eng.trace else None
         self.rc = eng.races
         self.rx_: dict[Handle, Channel] = {}
@@ -147,6 +150,14 @@ class Process:
             raise CycleLimitError(f"more than {int(self.limit)} loop iterations (cycle_limit "
                                   "also bounds iterations, so a loop without timed ops cannot "
                                   "spin forever)")
+
+    def spin(self, trips: int) -> None:
+        """The guard of a loop whose body does no timed work: its iterations count against
+        the loop limit, since no clock would stop it."""
+        self.idle += trips
+        if self.idle > self.idle_limit:
+            raise CycleLimitError(loop_limit_message(self.name, self.idle, self.idle_limit))
+        self.loop(trips)
 
     def _limit(self) -> None:
         raise CycleLimitError(f"the run passed the cycle limit of {int(self.limit)} cycles")

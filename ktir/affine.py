@@ -28,6 +28,8 @@ from xdsl.ir.affine import (
     AffineSymExpr,
 )
 
+from ktir.limits import over
+
 # An inequality  sum(coeffs[i] * x[i]) + const >= 0  over dims followed by symbols.
 Ineq = tuple[tuple[int, ...], int]
 Bound = tuple[int | None, int | None]
@@ -39,6 +41,10 @@ class NonLinearError(ValueError):
 
 class UnboundedSetError(ValueError):
     """A set that has to be enumerated has a dimension without a finite bound."""
+
+
+class SetTooLargeError(UnboundedSetError):
+    """A set whose bounding box holds more points than the element limit (ktir/limits.py)."""
 
 
 def linear_form(expr: AffineExpr, n_dims: int, n_syms: int) -> tuple[list[int], int]:
@@ -259,6 +265,10 @@ def _points_cached(
 ) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
     bb = box(aset, symbols)
     n = aset.num_dims
+    volume = math.prod(max(hi - lo + 1, 0) for lo, hi in bb)
+    if (msg := over("elements", volume, f"the set '{aset}'")) is not None or any(
+            not -(1 << 63) <= b < 1 << 63 for lo_hi in bb for b in lo_hi):
+        raise SetTooLargeError(msg or f"the set '{aset}' has bounds beyond 64 bits")
     if n == 0:
         pts = np.zeros((1, 0), dtype=np.int64)
         if not mask(aset, [], symbols).all():

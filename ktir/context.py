@@ -9,6 +9,7 @@ above it. Parsing goes through `ktir.diagnostics` so every error is located.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
@@ -74,9 +75,14 @@ def parse_module(text: str, name: str = "<string>", ctx: Context | None = None,
 
 def load_module(path: str | Path, ctx: Context | None = None, verify: bool = True) -> ModuleOp:
     """Parse (and verify) an MLIR file."""
+    from ktir.limits import read_limited
+
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        if os.path.isdir(p):
+            raise KtirDiagnostic(f"error: cannot read '{p}': it is a directory")
+        # universal newlines, as Path.read_text does
+        text = read_limited(p).decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     except OSError as e:
         raise KtirDiagnostic(f"error: cannot read '{p}': {e.strerror}") from None
     except UnicodeDecodeError as e:

@@ -9,14 +9,24 @@ line can be shown, and turns anything that escapes parsing into a located `KtirD
 from __future__ import annotations
 
 import bisect
+import math
 import re
 import sys
 from collections.abc import Callable, Iterator
 from io import StringIO
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    FileLineColLoc,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+)
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError, VerifyException
@@ -130,13 +140,35 @@ class KtirParser(Parser):
         self._failed_at: int | None = None  # start of the op whose parsing raised
         self._name_attr = StringAttr(name)
         self._last_literal: Span | None = None
+        self._last_end = 0
         self._text_len = len(text)
 
     def _consume_token(self, expected_kind=None):
         tok = super()._consume_token(expected_kind)
+        self._last_end = tok.span.end
         if tok.kind in (MLIRTokenKind.INTEGER_LIT, MLIRTokenKind.FLOAT_LIT):
             self._last_literal = tok.span
         return tok
+
+    def _parse_dense_literal_type(self):
+        start = self._current_token.span.start
+        t = super()._parse_dense_literal_type()
+        self._check_elements(t, start)
+        return t
+
+    def parse_dense_int_or_fp_elements_attr(self, type):
+        if type is not None:
+            self._check_elements(type, self._current_token.span.start)
+        return super().parse_dense_int_or_fp_elements_attr(type)
+
+    def _check_elements(self, t, start: int) -> None:
+        """A dense constant is materialised element by element: refuse one beyond the
+        element limit before it is built (located at its type)."""
+        from ktir.limits import over
+
+        n = math.prod(t.get_shape())
+        if (msg := over("elements", n, f"a dense constant of type {t}")) is not None:
+            self.raise_error(msg, start, max(self._last_end, start + 1))
 
     def _line_col(self, pos: int) -> tuple[int, int]:
         i = bisect.bisect_right(self._line_starts, pos) - 1
@@ -270,12 +302,123 @@ def verify_located(module: Operation, ctx: Context | None = None) -> None:
     """Verify like `Operation.verify`, but report the first failure at its op's location.
     Attributes named after another dialect are checked by that dialect's attribute verifier
     (loaded through `ctx` when it is not loaded yet)."""
+    order = _Order()
     for op in _post_order(module):
+        order.check(op)
+        _check_index_literals(op)
         try:
             op.verify(verify_nested_ops=False)
             if op.attributes:
                 _verify_dialect_attributes(op, ctx)
         except VerifyException as e:
-            raise op_error(op, str(e).split("\n")[0]) from None
+            msg = str(e).split("\n")[0]
+            at, msg = _culprit(op, msg)
+            raise op_error(at, msg) from None
         except Exception as e:  # a verifier that crashed is still the op's problem
             raise op_error(op, f"verifier failed: {_describe(e)}") from None
+
+
+def _check_index_literals(op: Operation) -> None:
+    """An `index` literal must fit in 64 bits (signed, or unsigned spelling up to 2^64 - 1):
+    xDSL keeps any Python int, which the interpreter would wrap and the compiler keep."""
+    for values in (op.properties, op.attributes):
+        for attr in values.values():
+            bad = _wide_index(attr)
+            if bad is not None:
+                raise op_error(op, f"index literal {bad} does not fit in 64 bits")
+
+
+def _wide_index(attr: Attribute) -> int | None:
+    if isinstance(attr, IntegerAttr):
+        v = attr.value.data
+        if isinstance(attr.type, IndexType) and not -(1 << 63) <= v < 1 << 64:
+            return v
+        return None
+    if isinstance(attr, ArrayAttr):
+        for a in attr.data:
+            if (bad := _wide_index(a)) is not None:
+                return bad
+    elif isinstance(attr, DictionaryAttr):
+        for a in attr.data.values():
+            if (bad := _wide_index(a)) is not None:
+                return bad
+    return None
+
+
+class _Order:
+    """Definitions before uses, which xDSL's verifier does not check: an operand defined
+    later in the same block (or by the op itself, or in a region that does not enclose the
+    use) is an error at the use. Uses in another block of an enclosing region are not
+    checked (that needs the control-flow graph)."""
+
+    def __init__(self) -> None:
+        self.index: dict[int, dict[int, int]] = {}
+
+    def _pos(self, op: Operation) -> int:
+        block = op.parent
+        assert block is not None
+        table = self.index.get(id(block))
+        if table is None:
+            table = self.index[id(block)] = {id(o): i for i, o in enumerate(block.ops)}
+        return table[id(op)]
+
+    def check(self, op: Operation) -> None:
+        for i, v in enumerate(op.operands):
+            if isinstance(v, OpResult):
+                d: Operation | None = v.op
+                block = v.op.parent
+            elif isinstance(v, BlockArgument):
+                d, block = None, v.block
+            else:
+                continue
+            if block is None:
+                continue
+            a: Operation | None = op
+            while a is not None and a.parent is not block:
+                a = a.parent_op()
+            if a is None:
+                if not self._encloses(block.parent, op):
+                    raise op_error(op, f"operand {i} is {self._what(v)}, defined in a region "
+                                   "that does not enclose this use")
+                continue
+            if d is not None and (a is d or self._pos(a) < self._pos(d)):
+                raise op_error(op, f"operand {i} is {self._what(v)}, which is defined after "
+                               "this use: define a value before using it")
+
+    @staticmethod
+    def _encloses(region: Region | None, op: Operation) -> bool:
+        cur: Operation | None = op
+        while cur is not None:
+            if cur.parent_region() is region:
+                return True
+            cur = cur.parent_op()
+        return False
+
+    @staticmethod
+    def _what(v: SSAValue) -> str:
+        if isinstance(v, OpResult):
+            loc = op_location(v.op)
+            return f"a result of '{v.op.name}'" + (f" (line {loc[1]})" if loc else "")
+        return "a block argument"
+
+
+_REDEFINED = re.compile(r'Redefinition of symbol "(.*)"')
+
+
+def _culprit(op: Operation, message: str) -> tuple[Operation, str]:
+    """The op a verifier message is about, and the message: for a symbol table's
+    "Redefinition of symbol", the second definition (the table, often an implicit module, has
+    no location), naming where the first one is."""
+    m = _REDEFINED.match(message)
+    if m is None or not op.regions or not op.regions[0].blocks:
+        return op, message
+    first = None
+    for child in op.regions[0].block.ops:
+        name = child.properties.get("sym_name") or child.attributes.get("sym_name")
+        if isinstance(name, StringAttr) and name.data == m.group(1):
+            if first is not None:
+                loc = op_location(first)
+                where = f" (first defined at {loc[0]}:{loc[1]}:{loc[2]})" if loc else ""
+                return child, message + where
+            first = child
+    return op, message

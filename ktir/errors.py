@@ -14,3 +14,15 @@ class KtirDiagnostic(Exception):
 
     def __str__(self) -> str:
         return self.text
+
+
+REPORT_HINT = ("this is a bug in ktir, not in your input: please report it with the input and "
+               "this message (KTIR_TRACEBACK=1 shows the traceback)")
+
+
+def internal_error(tool: str, e: BaseException) -> str:
+    """The one line a command prints for an exception that no input should cause."""
+    first = str(e).strip().split("\n")[0]
+    if len(first) > 300:
+        first = first[:300] + "..."
+    return f"{tool}: internal error: {type(e).__name__}: {first}\n{tool}: {REPORT_HINT}"

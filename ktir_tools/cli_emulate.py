@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from ktir_tools.common import fail
+from ktir.limits import DEFAULT_LOOP_LIMIT
+from ktir_tools.common import fail, output_file, read_npy, write_file, write_npz
 
 _LOCATION = re.compile(r"^(?P<mem>[A-Za-z0-9_@-]+)@(?P<addr>\d+)$")
 _READ = re.compile(r"^(?P<name>\w+)=(?P<mem>[A-Za-z0-9_@-]+)@(?P<addr>\d+):"
@@ -19,28 +21,25 @@ _DTYPES = {"f16": "float16", "f32": "float32", "f64": "float64", "i8": "int8", "
 
 def _number(text: str) -> int | float:
     try:
-        return int(text, 0)
+        v = int(text, 0)
     except ValueError:
         try:
             return float(text)
         except ValueError:
             raise fail(f"--arg expects a number, got '{text}'") from None
+    if not -(1 << 63) <= v < 1 << 64:
+        raise fail(f"--arg {text}: an index or integer argument must fit in 64 bits")
+    return v
 
 
 def _init(items: list[str]) -> dict[str, list[tuple[int, Any]]]:
-    import numpy as np
-
     out: dict[str, list[tuple[int, Any]]] = {}
     for item in items:
         where, sep, path = item.partition("=")
         m = _LOCATION.match(where)
         if not sep or m is None:
             raise fail(f"--init expects MEMORY@ADDRESS=FILE.npy, got '{item}'")
-        try:
-            arr = np.load(path, allow_pickle=False)
-        except (OSError, ValueError) as e:
-            raise fail(f"cannot read '{path}': {e}") from None
-        out.setdefault(m["mem"], []).append((int(m["addr"]), arr))
+        out.setdefault(m["mem"], []).append((int(m["addr"]), read_npy(Path(path), "--init")))
     return out
 
 
@@ -107,7 +106,11 @@ def emulate_cmd(
     check_races: Annotated[bool, typer.Option(
         help="Check that no two units touch the same bytes without a signal between them.")
     ] = True,
-    cycle_limit: Annotated[int, typer.Option(help="Stop after this many cycles.")] = 10**9,
+    cycle_limit: Annotated[int, typer.Option(help="Stop after this many cycles.", min=1)
+                           ] = 10**9,
+    loop_limit: Annotated[int, typer.Option(
+        help="Stop a loop whose body does no timed work (no transfer, vector op or signal) "
+        "after this many iterations.", min=1)] = DEFAULT_LOOP_LIMIT,
     units: Annotated[bool, typer.Option(
         "--units", help="One line per unit instance (default: one per unit kind).")] = False,
     json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
@@ -126,7 +129,10 @@ def emulate_cmd(
     from arch_descriptions.model import device_from_module, load_device
     from emulator import EmulationError, emulate
     from ktir.context import load_module
+    from ktir.limits import over
 
+    output_file(trace, "--trace")
+    output_file(out, "--out")
     module = load_module(program)
     dev = load_device(device) if device is not None else device_from_module(module)
     if dev is None:
@@ -136,22 +142,25 @@ def emulate_cmd(
         m = _READ.match(item)
         if m is None:
             raise fail(f"--read expects NAME=MEMORY@ADDRESS:SHAPExTYPE, got '{item}'")
-        reads.append((m["name"], m["mem"], int(m["addr"]),
-                      tuple(int(x) for x in m["shape"].split("x")), _DTYPES[m["dtype"]]))
+        shape = tuple(int(x) for x in m["shape"].split("x"))
+        nbytes = math.prod(shape) * np.dtype(_DTYPES[m["dtype"]]).itemsize
+        if (msg := over("buffer_bytes", nbytes, f"--read '{item}'")) is not None:
+            raise fail(msg)
+        reads.append((m["name"], m["mem"], int(m["addr"]), shape, _DTYPES[m["dtype"]]))
     argv = [_number(a) for a in arg or []]
     try:
         result = emulate(module, dev, entry=_entry(module, entry), args=argv,
                          memory_init=_init(init or []), cycle_limit=cycle_limit,
                          trace=trace is not None, strict=strict, check_races=check_races,
-                         dump_programs=dump_programs)
+                         dump_programs=dump_programs, loop_limit=loop_limit)
         arrays = {n: result.read(mem, a, shape, dt) for n, mem, a, shape, dt in reads}
     except EmulationError as e:
         typer.echo(e.text, err=True)
         raise typer.Exit(1) from None
     if trace is not None:
-        result.write_trace(trace)
+        write_file(trace, lambda f: result.write_trace(f), "--trace", binary=False)
     if out is not None:
-        np.savez(out, **arrays)
+        write_npz(out, arrays)
     if json:
         summary = result.summary()
         summary["units"] = {u.name: {"busy": u.busy, "stalled": u.stalled_total, "end": u.end}

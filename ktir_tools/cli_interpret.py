@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ktir_tools.common import fail, parse_args, read_npz
+from ktir_tools.common import fail, output_file, parse_args, read_npz, write_npz
 
 
 def _checksum(arr: Any) -> str:
@@ -23,7 +23,7 @@ def interpret(
     arg: Annotated[list[str] | None, typer.Option(
         "--arg", help="NAME=VALUE binds a scalar or runtime_arg; NAME=96x64xf16 gives a "
         "buffer's shape and element type. Repeatable.")] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the random inputs.")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the random inputs.", min=0)] = 0,
     inputs: Annotated[Path | None, typer.Option(
         help="An .npz file with input arrays by argument name.")] = None,
     out: Annotated[Path | None, typer.Option(
@@ -54,6 +54,7 @@ def interpret(
         scratchpad_bytes = load_device(device).scratchpad_bytes  # None: the device says none
     if scratchpad_bytes is not None and scratchpad_bytes <= 0:
         raise fail("--scratchpad-bytes must be positive")
+    output_file(out, "--out")
     given = read_npz(inputs) if inputs is not None else {}
     result = run_kernel(kernel, args=parse_args(arg or []), seed=seed,
                         scratchpad_bytes=scratchpad_bytes, function=function, inputs=given)
@@ -61,7 +62,7 @@ def interpret(
              "checksum": _checksum(v), "sum": float(np.sum(v, dtype=np.float64))}
             for k, v in result.outputs.items()]
     if out is not None:
-        np.savez(out, **result.outputs)
+        write_npz(out, result.outputs)
     if json:
         typer.echo(jsonlib.dumps({"kernel": result.kernel, "grid": list(result.grid),
                                   "buffers": rows}))

@@ -7,8 +7,16 @@ from typing import Annotated
 
 import typer
 
+from ktir.limits import DEFAULT_LOOP_LIMIT
 from ktir_tools.cli_compile import DEFAULT_DEVICE, Progress
-from ktir_tools.common import fail, parse_args, read_npz
+from ktir_tools.common import (
+    check_tolerances,
+    output_file,
+    parse_args,
+    read_npz,
+    write_file,
+    write_npz,
+)
 
 
 def _describe(report) -> list[str]:
@@ -58,7 +66,7 @@ def run(
     arg: Annotated[list[str] | None, typer.Option(
         "--arg", help="NAME=VALUE binds a scalar; NAME=96x64xf16 gives a buffer's shape and "
         "element type. Repeatable.")] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the random inputs.")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the random inputs.", min=0)] = 0,
     inputs: Annotated[Path | None, typer.Option(
         help="An .npz file with input arrays by argument name.")] = None,
     function: Annotated[str | None, typer.Option(
@@ -76,7 +84,10 @@ def run(
         help="Write the Python the emulator generates for each program into this folder "
         "(see `ktir emulate --help`). Also: $KTIR_DUMP_PROGRAMS.")] = None,
     cycle_limit: Annotated[int, typer.Option(
-        help="Stop with an error after this many cycles.")] = 10**9,
+        help="Stop with an error after this many cycles.", min=1)] = 10**9,
+    loop_limit: Annotated[int, typer.Option(
+        help="Stop a loop whose body does no timed work (no transfer, vector op or signal) "
+        "after this many iterations.", min=1)] = DEFAULT_LOOP_LIMIT,
     json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
 ) -> None:
@@ -94,19 +105,19 @@ def run(
     """
     import json as jsonlib
 
-    import numpy as np
-
     from emulator import EmulationError
     from ktir_tools.run import run_and_check
 
-    if rtol < 0 or atol < 0:
-        raise fail("--rtol and --atol must not be negative")
+    check_tolerances(rtol, atol)
+    output_file(trace, "--trace")
+    output_file(out, "--out")
     progress = Progress(not quiet and not json)
     given = read_npz(inputs) if inputs is not None else None
     try:
         report = run_and_check(kernel, device, args=parse_args(arg or []), seed=seed,
                                inputs=given, function=function, rtol=rtol, atol=atol,
                                trace=trace is not None, cycle_limit=cycle_limit,
+                               loop_limit=loop_limit,
                                dump_programs=dump_programs,
                                on_step=progress.start,
                                after_step=lambda name, module, s: progress.done(s))
@@ -114,12 +125,9 @@ def run(
         typer.echo(f"{kernel}: emulation failed on device {device}:\n{e.text}", err=True)
         raise typer.Exit(1) from None
     if trace is not None:
-        try:
-            report.emulation.write_trace(trace)
-        except OSError as e:
-            raise fail(f"cannot write the trace to '{trace}': {e.strerror}") from None
+        write_file(trace, lambda f: report.emulation.write_trace(f), "--trace", binary=False)
     if out is not None:
-        np.savez(out, **report.outputs)
+        write_npz(out, report.outputs)
     if json:
         typer.echo(jsonlib.dumps(report.to_json()))
     else:

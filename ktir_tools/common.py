@@ -5,6 +5,11 @@ Not a subcommand (only `cli_<name>.py` modules are); heavy imports stay inside t
 
 from __future__ import annotations
 
+import io
+import math
+import os
+import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,15 +22,125 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(1)
 
 
-def read_npz(path: Path) -> dict[str, Any]:
-    """The arrays of an `--inputs` .npz file, by name."""
+def check_tolerances(rtol: float, atol: float) -> None:
+    """--rtol / --atol: finite and not negative (nan or inf would pass every check)."""
+    for name, v in (("--rtol", rtol), ("--atol", atol)):
+        if not math.isfinite(v) or v < 0:
+            raise fail(f"{name} must be a finite number >= 0, got {v}")
+
+
+def output_file(path: Path | None, option: str) -> Path | None:
+    """Check, before any work, that `option PATH` can name a file to write: not a folder,
+    in a folder that exists."""
+    if path is None:
+        return None
+    if os.path.isdir(path) or str(path).endswith("/"):  # os.path: False, not OSError, on
+        raise fail(f"{option} '{path}' is a directory: give a file name")  # odd names
+    parent = path.parent
+    if not os.path.isdir(parent):
+        raise fail(f"{option} '{path}': the folder '{parent}' does not exist")
+    return path
+
+
+def write_file(path: Path, write: Callable[[Any], None], option: str, binary: bool = True
+               ) -> None:
+    """`write(f)` on PATH opened for writing (exactly PATH: no suffix is added); an OS error
+    (no permission, a full disk) is a one-line error naming the option."""
+    try:
+        with open(path, "wb" if binary else "w") as f:
+            write(f)
+    except OSError as e:
+        raise fail(f"cannot write {option} '{path}': {e.strerror or e}") from None
+
+
+def write_npz(path: Path, arrays: dict[str, Any], option: str = "--out") -> None:
     import numpy as np
 
+    write_file(path, lambda f: np.savez(f, **arrays), option)
+
+
+def read_npy(path: Path, option: str) -> Any:
+    """The array of an .npy file given to `option` (checked like an --inputs member)."""
+    from ktir.limits import read_limited
+
+    if os.path.isdir(path):
+        raise fail(f"{option} '{path}' is a directory, not an .npy file")
     try:
-        with np.load(path, allow_pickle=False) as data:
-            return {k: data[k] for k in data.files}
-    except (OSError, ValueError) as e:
-        raise fail(f"cannot read inputs from '{path}': {e}") from None
+        data = read_limited(path, option)
+    except OSError as e:
+        raise fail(f"cannot read {option} '{path}': {e.strerror}") from None
+    if not data.startswith(b"\x93NUMPY"):
+        raise fail(f"{option} '{path}' is not an .npy file: write it with numpy.save")
+    try:
+        return _npy_array(io.BytesIO(data), path, "the array", option)
+    except (OSError, ValueError, EOFError) as e:
+        raise fail(f"cannot read {option} '{path}': {_first_line(e)}") from None
+
+
+def read_npz(path: Path) -> dict[str, Any]:
+    """The arrays of an `--inputs` .npz file, by name (numbers: what numpy reads as arrays;
+    strings, bytes, objects and records are refused, as are arrays too large to hold)."""
+
+    from ktir.limits import read_limited
+
+    if os.path.isdir(path):
+        raise fail(f"--inputs '{path}' is a directory, not an .npz file")
+    try:
+        data = read_limited(path, "--inputs")
+    except OSError as e:
+        raise fail(f"cannot read --inputs '{path}': {e.strerror}") from None
+    if not data.startswith(b"PK"):
+        what = "empty" if not data else "an .npy file (one array)" if \
+            data.startswith(b"\x93NUMPY") else "not an .npz file (a zip of .npy arrays)"
+        raise fail(f"--inputs '{path}' is {what}: write it with numpy.savez(path, NAME=array, "
+                   "...)")
+    try:
+        return _npz_arrays(path, data)
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, NotImplementedError) as e:
+        raise fail(f"cannot read --inputs '{path}': {_first_line(e)}") from None
+
+
+def _dtype_name(dtype: Any) -> str:
+    kinds = {"U": "string", "S": "bytes", "O": "Python object", "V": "record", "M": "datetime",
+             "m": "timedelta"}
+    return f"{kinds.get(dtype.kind, 'unknown')} ({dtype})"
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip().split("\n")[0] or type(e).__name__
+    return text[:200]
+
+
+def _npz_arrays(path: Path, data: bytes) -> dict[str, Any]:
+    """Each member's header first (dtype and size checked before anything is allocated)."""
+    out: dict[str, Any] = {}
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        for info in z.infolist():
+            name = info.filename.removesuffix(".npy")
+            with z.open(info) as f:
+                out[name] = _npy_array(f, path, f"array '{name}'", "--inputs")
+    return out
+
+
+def _npy_array(f: Any, path: Path, what: str, option: str) -> Any:
+    """One .npy stream: its header checked (numbers only, within the buffer limit) before
+    the data is read."""
+    import numpy as np
+    from numpy.lib import format as npformat
+
+    from ktir.limits import over
+
+    version = npformat.read_magic(f)
+    shape, _, dtype = (npformat.read_array_header_1_0(f) if version == (1, 0)
+                       else npformat.read_array_header_2_0(f))
+    if dtype.kind not in "biufc" or dtype.fields is not None:
+        raise fail(f"{option} '{path}': {what} holds {_dtype_name(dtype)} values, not numbers")
+    count = math.prod(shape)
+    if (msg := over("buffer_bytes", count * dtype.itemsize,
+                    f"{what} ({'x'.join(map(str, shape)) or 'scalar'} {dtype})")) is not None:
+        raise fail(f"{option} '{path}': {msg}")
+    f.seek(0)
+    return np.lib.format.read_array(f, allow_pickle=False)
 
 
 def parse_args(items: list[str]) -> dict[str, str]:

@@ -13,6 +13,7 @@ import os
 import pkgutil
 import sys
 import traceback
+from typing import Annotated
 
 # Plain click help and errors: typer's rich rendering costs ~0.15 s of start-up per command
 # (importing rich); `TYPER_USE_RICH=1` brings it back.
@@ -20,7 +21,7 @@ os.environ.setdefault("TYPER_USE_RICH", "0")
 
 import typer
 
-from ktir.errors import KtirDiagnostic
+from ktir.errors import KtirDiagnostic, internal_error
 
 app = typer.Typer(
     name="ktir",
@@ -47,9 +48,23 @@ def _register_subcommands() -> None:
 
 
 @app.callback()
-def _root() -> None:
+def _root(
+    max_input_bytes: Annotated[int | None, typer.Option(
+        help="Refuse input files (kernels, devices, DataflowIR, .npz) larger than this "
+        "[default: 64 MiB].", show_default=False)] = None,
+    max_elements: Annotated[int | None, typer.Option(
+        help="Refuse a constant, tensor or access tile of more elements than this "
+        "[default: 2^28].", show_default=False)] = None,
+    max_buffer_bytes: Annotated[int | None, typer.Option(
+        help="Refuse to allocate one buffer (an argument's array, a tensor, a memory, an "
+        "array read back) larger than this [default: 2 GiB].", show_default=False)] = None,
+) -> None:
     """Compile KTIR kernels for dataflow accelerators, run them on an emulator, and check the
     numbers against the KTIR reference interpreter."""
+    from ktir.limits import set_limits
+
+    set_limits(input_bytes=max_input_bytes, elements=max_elements,
+               buffer_bytes=max_buffer_bytes)
 
 
 _register_subcommands()
@@ -84,8 +99,7 @@ def main(argv: list[str] | None = None) -> None:
             sys.exit(1)
         if os.environ.get("KTIR_TRACEBACK"):  # an internal error: one line unless asked
             traceback.print_exc()
-        typer.echo(f"ktir: internal error: {type(e).__name__}: {e} "
-                   "(set KTIR_TRACEBACK=1 for a traceback)", err=True)
+        typer.echo(internal_error("ktir", e), err=True)
         code = 1
     sys.exit(code if isinstance(code, int) else 0)
 

@@ -10,6 +10,7 @@ dialects and passes.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import sys
@@ -21,7 +22,7 @@ from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from ktir.errors import KtirDiagnostic
+from ktir.errors import KtirDiagnostic, internal_error
 from ktir_tools import registry
 
 SPLIT_MARKER = re.compile(r"^[ \t]*// -----[ \t]*$", re.MULTILINE)
@@ -69,6 +70,11 @@ class KtirOptMain(xDSLOptMain):
         super().register_all_arguments(arg_parser)
         arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
         ours = sorted(registry.all_passes())
+        arg_parser.add_argument("--max-input-bytes", type=int, default=None,
+                                help="refuse an input larger than this (default 64 MiB)")
+        arg_parser.add_argument("--max-elements", type=int, default=None,
+                                help="refuse a constant or tensor of more elements than this "
+                                "(default 2^28)")
         arg_parser.epilog = (
             "ktir dialects: " + ", ".join(sorted(registry.all_dialects())) + "\n"
             "ktir passes:   " + (", ".join(ours) if ours else "(none registered)") + "\n\n"
@@ -92,10 +98,20 @@ class KtirOptMain(xDSLOptMain):
             print(f"// IR after {previous.name}:\n{module!s}\n", file=sys.stderr)
 
     def _read_input(self) -> tuple[str, str]:
+        from ktir.limits import CURRENT, OPTIONS, read_limited
+
         name = self.args.input_file or "<stdin>"
         try:
-            data = sys.stdin.buffer.read() if self.args.input_file is None else \
-                open(self.args.input_file, "rb").read()
+            if self.args.input_file is None:
+                data = sys.stdin.buffer.read(CURRENT.input_bytes + 1)
+                if len(data) > CURRENT.input_bytes:
+                    raise UsageError(f"the input on stdin is larger than the limit of "
+                                     f"{CURRENT.input_bytes:,} bytes (raise it with "
+                                     f"{OPTIONS['input_bytes']})")
+            elif os.path.isdir(self.args.input_file):
+                raise UsageError(f"cannot read '{name}': it is a directory")
+            else:
+                data = read_limited(self.args.input_file)
         except OSError as e:
             raise UsageError(f"cannot read '{name}': {e.strerror}") from None
         try:
@@ -106,11 +122,13 @@ class KtirOptMain(xDSLOptMain):
     def run(self) -> int:  # type: ignore[override]
         # imported here, not at start-up: `--help` needs none of the dialects it loads
         from ktir.diagnostics import parse_text, register_source, verify_located
+        from ktir.limits import set_limits
 
+        set_limits(input_bytes=self.args.max_input_bytes, elements=self.args.max_elements)
         name, text = self._read_input()
         register_source(name, text)
         chunks = split_chunks(text) if self.args.split_input_file else [(text, 0)]
-        out = sys.stdout if self.args.output_file is None else open(self.args.output_file, "w")
+        out = sys.stdout if self.args.output_file is None else self._open_output()
         status = 0
         try:
             for i, (chunk, offset) in enumerate(chunks):
@@ -132,10 +150,25 @@ class KtirOptMain(xDSLOptMain):
                     status = 1
                     break
                 out.flush()
-        finally:
             if out is not sys.stdout:
                 out.close()
+        except OSError as e:
+            raise UsageError(f"cannot write '{self.args.output_file or '<stdout>'}': "
+                             f"{e.strerror}") from None
+        finally:
+            if out is not sys.stdout and not out.closed:
+                with contextlib.suppress(OSError):
+                    out.close()
         return status
+
+    def _open_output(self):
+        path = self.args.output_file
+        if os.path.isdir(path):
+            raise UsageError(f"cannot write '{path}': it is a directory")
+        try:
+            return open(path, "w")
+        except OSError as e:
+            raise UsageError(f"cannot write '{path}': {e.strerror}") from None
 
     def _apply(self, module: ModuleOp) -> None:
         try:
@@ -147,9 +180,7 @@ class KtirOptMain(xDSLOptMain):
         except Exception as e:
             if os.environ.get("KTIR_TRACEBACK"):
                 traceback.print_exc()
-            raise KtirDiagnostic(
-                f"error: internal error while running passes: {type(e).__name__}: {e} "
-                "(set KTIR_TRACEBACK=1 for a traceback)") from None
+            raise KtirDiagnostic(internal_error("ktir-opt", e)) from None
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -165,6 +196,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         code = 1 if e.code == 2 else (e.code if isinstance(e.code, int) else 1)
     except KeyboardInterrupt:
         code = 130
+    except Exception as e:  # a bug, not a bad input
+        if os.environ.get("KTIR_TRACEBACK"):
+            traceback.print_exc()
+        print(internal_error("ktir-opt", e), file=sys.stderr)
+        code = 1
     sys.exit(code)
 
 

@@ -21,6 +21,8 @@ from typing import Any
 
 import numpy as np
 
+from ktir.limits import DEFAULT_LOOP_LIMIT
+
 
 @dataclass
 class OutputCheck:
@@ -202,6 +204,28 @@ def check_compiled(module, device) -> None:
                              "kernel") from None
 
 
+def check_fits(source, ref, dev) -> None:
+    """The buffers the reference placed one after another must lie inside the device's
+    global memory (each view fitting alone is checked when compiling): an error at the
+    kernel naming the buffer that does not, before anything runs."""
+    from ktir.diagnostics import op_error
+    from ktir.interpreter.runner import select_kernel
+
+    size = dev.memories[dev.global_memory_kind].size
+    if size is None:
+        return
+    for s in ref.specs:
+        if s.kind == "pointer" and s.memory == "global" and s.elem is not None:
+            end = (s.start + s.count) * s.elem.itemsize
+            if end > size:
+                raise op_error(select_kernel(source, ref.kernel),
+                               f"the buffers of its arguments need {end} B of memory "
+                               f"\"{dev.global_memory_kind}\" of device @{dev.name}, which "
+                               f"holds {size} B (argument '{s.name}', "
+                               f"{'x'.join(map(str, s.shape))}x{s.element_type}, ends at byte "
+                               f"{end})")
+
+
 def located_copy(module, path: Path):
     """`module` written to `path` and parsed back, so that every op has a `file:line` there
     (the comments of dumped emulator programs point at it; the compiler's own ops carry no
@@ -219,7 +243,8 @@ def located_copy(module, path: Path):
 def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str] | None = None,
                   seed: int = 0, inputs: dict[str, np.ndarray] | None = None,
                   function: str | None = None, rtol: float = 0.0, atol: float = 0.0,
-                  trace: bool = False, cycle_limit: int = 10**9, dump_programs=None,
+                  trace: bool = False, cycle_limit: int = 10**9,
+                  loop_limit: int = DEFAULT_LOOP_LIMIT, dump_programs=None,
                   on_step=None, after_step=None) -> RunReport:
     """Compile `kernel` for `device`, emulate it, compare with the reference interpreter.
     Raises `KtirDiagnostic` (compile) or `emulator.EmulationError` (execution).
@@ -248,12 +273,14 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
     work = kernel_work(select_kernel(source, function), ref.specs, ref.outputs, ref.grid, dev)
     t2 = time.perf_counter()
     mem = dev.global_memory_kind
+    check_fits(source, ref, dev)
     argv, init = launch_args(ref.specs, ref.inputs, mem, ref.fixed)
     program = compiled.module
     if (dump := dump_dir(dump_programs)) is not None:
         program = located_copy(program, dump / f"{Path(kernel).stem}.dfir.mlir")
     em = emulate(program, dev, entry=ref.kernel, args=argv, memory_init=init,
-                 trace=trace, cycle_limit=cycle_limit, dump_programs=dump, work=work)
+                 trace=trace, cycle_limit=cycle_limit, loop_limit=loop_limit,
+                 dump_programs=dump, work=work)
     t3 = time.perf_counter()
     report = RunReport(ref.kernel, dev.name, int(np.prod(ref.grid)), t1 - t0, t2 - t1, t3 - t2,
                        sum(1 for o in compiled.module.walk() if isinstance(o, ProgramUnitOp)),

@@ -11,6 +11,7 @@ intrinsics lives in `ktdf_arch_intrinsics.py`; the semantic checks that need the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
@@ -130,6 +131,9 @@ def describe(op: Operation) -> str:
 # --------------------------------------------------------------------------------------------
 
 
+_KIND = re.compile(r"[A-Za-z_][A-Za-z0-9_.$-]*")
+
+
 class _ResourceOp(IRDLOperation):
     """Resources keep `id`, `kind` and the rest in their attribute dictionary, like upstream."""
 
@@ -155,6 +159,10 @@ class _ResourceOp(IRDLOperation):
         rid = self.attributes.get("id")
         if rid is not None and not isinstance(rid, StringAttr):
             raise VerifyException("attribute 'id' must be a symbol name")
+        kind = self.attributes.get("kind")
+        if isinstance(kind, StringAttr) and not _KIND.fullmatch(kind.data):
+            raise VerifyException(f"attribute 'kind' must be a name (a letter or '_', then "
+                                  f"letters, digits, '_', '.', '-', '$'), got \"{kind.data}\"")
         intrinsics.check_intrinsics(self.attributes, self.ROLE)
         if isinstance(rid, StringAttr):
             self._check_unique_id(rid.data)

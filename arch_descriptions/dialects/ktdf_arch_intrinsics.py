@@ -9,6 +9,7 @@ the resource ops of `ktdf_arch.py` call `check_intrinsics` from their verifiers 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 
 from xdsl.dialects.builtin import (
@@ -209,8 +210,8 @@ def _clock(value: Attribute) -> None:
         v = float(i)
     else:
         raise _Fail("requires a floating-point attribute (GHz)")
-    if not v > 0:
-        raise _Fail(f"value must be > 0, got {v}")
+    if not v > 0 or not math.isfinite(v):
+        raise _Fail(f"value must be a finite number > 0, got {v}")
 
 
 def _positive(value: Attribute) -> None:

@@ -21,6 +21,7 @@ from arch_descriptions.dialects.ktdf_arch import DeviceOp
 from arch_descriptions.model.build import build_device
 from arch_descriptions.model.device import Device
 from ktir.diagnostics import KtirDiagnostic, op_error, op_location, register_source
+from ktir.limits import read_limited
 
 DEVICES_DIR = Path(__file__).resolve().parent.parent / "devices"
 _MODULES: dict[tuple[str, str], ModuleOp] = {}
@@ -37,6 +38,19 @@ def shipped_devices() -> list[str]:
 
 def device_path(spec: str | Path) -> Path:
     """The file of a shipped device name or of a path."""
+    try:
+        return _device_path(spec)
+    except OSError as e:  # a name too long for the file system, a loop of links, ...
+        raise KtirDiagnostic(f"error: cannot read device '{_short(spec)}': {e.strerror}"
+                             ) from None
+
+
+def _short(spec: str | Path, width: int = 80) -> str:
+    s = str(spec)
+    return s if len(s) <= width else f"{s[:width]}... ({len(s)} characters)"
+
+
+def _device_path(spec: str | Path) -> Path:
     if isinstance(spec, str) and "/" not in spec and not spec.endswith(".mlir") \
             and (DEVICES_DIR / f"{spec}.mlir").is_file():
         return DEVICES_DIR / f"{spec}.mlir"
@@ -45,15 +59,17 @@ def device_path(spec: str | Path) -> Path:
         return path.resolve()
     if path.is_dir():
         raise KtirDiagnostic(f"error: cannot read '{spec}': it is a directory, not a device file")
+    if path.exists():
+        raise KtirDiagnostic(f"error: cannot read '{spec}': not a regular file")
     if isinstance(spec, Path) or "/" in spec or spec.endswith(".mlir"):
-        raise KtirDiagnostic(f"error: cannot read '{spec}': no such file")
-    raise KtirDiagnostic(f"error: no device '{spec}': not a file and not a shipped device "
-                         f"(shipped: {', '.join(shipped_devices())})")
+        raise KtirDiagnostic(f"error: cannot read '{_short(spec)}': no such file")
+    raise KtirDiagnostic(f"error: no device '{_short(spec)}': not a file and not a shipped "
+                         f"device (shipped: {', '.join(shipped_devices())})")
 
 
 def _read(path: Path) -> tuple[str, str]:
     try:
-        data = path.read_bytes()
+        data = read_limited(path, "device file")
     except OSError as e:
         raise KtirDiagnostic(f"error: cannot read '{path}': {e.strerror}") from None
     try:

@@ -19,6 +19,7 @@ element ranges of such views become one buffer, named after its first view (`%C_
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -43,6 +44,7 @@ from ktir.interpreter.dtypes import ElemType, UnsupportedType, elem_type
 from ktir.interpreter.memory import STICK_BYTES
 from ktir.interpreter.ops_ktdp import RuntimeArg
 from ktir.interpreter.probe import AddressProbe, NotEvaluable
+from ktir.limits import over
 from ktir.semantics import wrap_int
 
 _TYPE_NAMES = ("f16", "f32", "f64", "bf16", "df16", "index", "i1", "i8", "i16", "i32", "i64")
@@ -84,7 +86,7 @@ class ArgumentSpec:
 
     @property
     def count(self) -> int:
-        return int(np.prod(self.shape)) if self.shape is not None else 0
+        return math.prod(self.shape) if self.shape is not None else 0
 
     def describe(self) -> str:
         if self.kind in ("pointer", "fixed"):
@@ -134,10 +136,14 @@ def _parse_overrides(fn: func.FuncOp, overrides: dict[str, str | tuple[int, ...]
             if m.group(2):
                 out[name] = _Override(shape=(), elem=m.group(2), value=text)
             else:
-                parts = text.split("x")
-                elem = parts.pop() if parts[-1] in _TYPE_NAMES else None
-                out[name] = _Override(shape=tuple(int(p) for p in parts), elem=elem,
-                                      value=None if elem else text)
+                elem = m.group(1)
+                dims = text[: len(text) - len(elem) - 1] if elem else text
+                shape = tuple(int(p) for p in dims.split("x"))
+                nbytes = math.prod(shape) * (elem_type_named(elem).itemsize if elem else 1)
+                if (msg := over("buffer_bytes", nbytes, f"argument '{name}' = {text}")
+                        ) is not None:
+                    raise op_error(fn, msg)
+                out[name] = _Override(shape=shape, elem=elem, value=None if elem else text)
         else:
             out[name] = _Override(value=text)
     return out
@@ -151,7 +157,14 @@ def _parse_scalar(fn: func.FuncOp, name: str, text: str, t: Any) -> int | float:
     et = elem_type(t)
     try:
         if et.is_float:
-            return float(text)
+            v = float(text)
+            with np.errstate(all="ignore"):
+                held = float(et.round(np.float32(v)) if et.round is not None else
+                             et.compute.type(v))
+            if math.isinf(held) and "inf" not in text.lower():
+                raise op_error(fn, f"argument '{name}' of type {t} cannot hold the value "
+                               f"{text}: beyond its range")
+            return v
         if et.width == 1 and text in ("true", "false"):
             return int(text == "true")
         v = int(text, 0)
@@ -438,6 +451,9 @@ def _size_pointers(fn: func.FuncOp, probe: AddressProbe, specs: list[ArgumentSpe
             if ptr is not None:
                 failures.setdefault(ptr, (view, str(e)))
             continue
+        except OverflowError:
+            raise op_error(view, "spans more elements than a 64-bit address reaches (its "
+                           "sizes or strides are too large)") from None
         if info is None:
             continue
         if ptr is None:
@@ -563,7 +579,7 @@ def _place_global(spec: ArgumentSpec, infos: list[_ViewInfo], o: _Override | Non
     hi = max((i.rel[1] for i in infos), default=-1)
     length = hi - lo + 1 if infos else 0
     if o is not None and o.shape is not None:
-        count = int(np.prod(o.shape))
+        count = math.prod(o.shape)
         if infos and count < length:
             raise op_error(infos[0].op, f"argument '{spec.name}' is given {count} elements but "
                            f"the kernel addresses {length} from it")
@@ -571,6 +587,16 @@ def _place_global(spec: ArgumentSpec, infos: list[_ViewInfo], o: _Override | Non
         length = max(length, count)
     else:
         spec.shape = _global_shape(infos, lo, length)
+    if infos:
+        at = infos[0].op
+        if length <= 0 or any(d < 0 for d in spec.shape):
+            raise op_error(at, f"the buffer of argument '{spec.name}' would have shape "
+                           f"{'x'.join(map(str, spec.shape))}: its views' sizes are negative "
+                           "or overflow")
+        n = max(length, spec.count)
+        if (msg := over("buffer_bytes", n * et.itemsize, f"the buffer of argument "
+                        f"'{spec.name}' ({n:,} x {spec.element_type})")) is not None:
+            raise op_error(at, msg)
     start_bytes = _align(cursor[True])
     spec.start = start_bytes // et.itemsize
     spec.address = spec.start - min(lo, 0)
@@ -592,6 +618,9 @@ def _place_scratchpad(spec: ArgumentSpec, infos: list[_ViewInfo], o: _Override |
                            "with the same static layout on every tile")
         if any(b[0] < 0 for b in i.box):
             raise op_error(i.op, f"argument '{spec.name}' is viewed at negative coordinates")
+        if any(b[1] < b[0] for b in i.box):
+            raise op_error(i.op, f"the view of argument '{spec.name}' has an empty coordinate "
+                           "set: no element of its scratchpad buffer is reachable")
         spec.placements.append(Placement(i.ct, i.delta[0], i.sizes, i.strides, i.lo, i.box))
         extent = max(extent, i.rel[1] + 1)
     rank = len(infos[0].box or ())
@@ -638,14 +667,58 @@ def make_inputs(specs: list[ArgumentSpec], seed: int = 0) -> dict[str, np.ndarra
 
 
 def check_input(spec: ArgumentSpec, value: Any) -> np.ndarray:
-    """A user-given array for a pointer argument, in the spec's dtype and shape."""
+    """A user-given array for a pointer argument, in the spec's dtype and shape: the same
+    shape (any with as many elements for a flat buffer), numbers that the element type holds
+    exactly enough (no booleans for numbers, no complex values, no integers out of range,
+    no finite floats that become infinite)."""
     arr = np.asarray(value)
     assert spec.shape is not None
     assert spec.dtype is not None
-    if arr.size != spec.count:
-        raise KtirDiagnostic(f"error: input '{spec.name}' has shape {arr.shape} but the kernel's "
-                             f"buffer is {'x'.join(map(str, spec.shape))}")
-    out = arr.reshape(spec.shape).astype(spec.dtype)
-    if spec.elem is not None and spec.elem.round is not None:
-        out = spec.elem.round(out)
+    et = spec.elem
+    want = "x".join(map(str, spec.shape))
+    if arr.shape != tuple(spec.shape) and (len(spec.shape) != 1 or arr.size != spec.count):
+        raise KtirDiagnostic(f"error: input '{spec.name}' has shape "
+                             f"{'x'.join(map(str, arr.shape)) or 'scalar'} but the kernel's "
+                             f"buffer is {want}")
+    bad = _unsafe(arr, et) if et is not None else None
+    if bad is not None:
+        raise KtirDiagnostic(f"error: input '{spec.name}' ({arr.dtype}) cannot fill a buffer "
+                             f"of {spec.element_type}: {bad}")
+    with np.errstate(all="ignore"):
+        out = arr.reshape(spec.shape).astype(spec.dtype)
+    if et is not None and et.round is not None:
+        out = et.round(out)
     return out
+
+
+def _unsafe(arr: np.ndarray, et: ElemType) -> str | None:
+    """Why `arr` cannot be converted to element type `et` without changing its values."""
+    kind = arr.dtype.kind
+    if kind not in "biuf":
+        return f"its values are {arr.dtype}, not real numbers"
+    if kind == "b" and (et.is_float or et.width != 1):
+        return "booleans are not numbers; convert them first"
+    if et.is_float:
+        with np.errstate(all="ignore"):
+            conv = arr.astype(et.compute)
+            if et.round is not None:
+                conv = et.round(conv)
+            lost = np.isfinite(arr) & ~np.isfinite(conv)
+        if lost.any():
+            i = tuple(int(x) for x in np.argwhere(lost)[0])
+            return (f"the value {arr[i]} at {list(i)} is beyond the range of {et.name} "
+                    "(it would become infinite)")
+        return None
+    if kind == "f":
+        with np.errstate(all="ignore"):
+            frac = ~np.isfinite(arr) | (arr != np.round(arr))
+        if frac.any():
+            i = tuple(int(x) for x in np.argwhere(frac)[0])
+            return f"the value {arr[i]} at {list(i)} is not an integer"
+    if arr.size == 0:
+        return None
+    lo, hi = (0, 1) if et.width == 1 else (-(1 << (et.width - 1)), (1 << et.width) - 1)
+    vmin, vmax = int(arr.min()), int(arr.max())
+    if vmin < lo or vmax > hi:
+        return f"its values [{vmin}, {vmax}] do not fit in {et.width} bits"
+    return None

@@ -16,12 +16,13 @@ Handlers live in one module per dialect family (`ops_*.py`); they register with 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import DYNAMIC_INDEX
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.traits import IsTerminator
@@ -82,6 +83,23 @@ def fail(op: Operation, r: list[Any], message: str) -> KtirDiagnostic:
     ctx = r[0]
     where = ctx.where() if isinstance(ctx, TileContext) else ""
     return op_error(op, f"{message} {where}".rstrip())
+
+
+def _check_size(op: Operation, t: TensorType) -> None:
+    """A tensor result is an array the interpreter allocates: within the limits."""
+    from ktir.interpreter.dtypes import elem_type
+    from ktir.limits import over
+
+    shape = [d for d in t.get_shape() if d != DYNAMIC_INDEX]
+    n = math.prod(shape)
+    try:
+        size = elem_type(t).storage.itemsize
+    except UnsupportedType:
+        return
+    msg = over("elements", n, f"a result of type {t}") or \
+        over("buffer_bytes", n * size, f"a result of type {t}")
+    if msg is not None:
+        raise compile_error(op, msg)
 
 
 def compile_error(op: Operation, message: str) -> KtirDiagnostic:
@@ -183,6 +201,9 @@ class Compiler:
         handler = HANDLERS.get(type(op))
         if handler is None:
             raise compile_error(op, "is not supported by the KTIR interpreter")
+        for res in op.results:
+            if isinstance(res.type, TensorType):
+                _check_size(op, res.type)
         try:
             return handler(self, op)
         except UnsupportedType as e:

@@ -146,12 +146,7 @@ def run_kernel(module_or_path: Any, *, args: dict[str, Any] | None = None, seed:
     for k, v in given.items():
         if k not in arrays:
             overrides.setdefault(k, repr(v) if isinstance(v, float) else str(v))
-    plan: dict[str, str | tuple[int, ...]] = dict(overrides)
-    arg_names = {a.name_hint or f"arg{a.index}" for a in fn.args}
-    for k, v in arrays.items():
-        if k in arg_names:  # else a fixed buffer's name, checked once they are known
-            plan.setdefault(k, tuple(np.shape(v)))
-    specs, fixed = plan_kernel(fn, plan)
+    specs, fixed = _plan(fn, overrides, arrays)
     by_name = {s.name: s for s in (*specs, *fixed)}
     for k in arrays:
         if k not in by_name:
@@ -204,6 +199,24 @@ def run_kernel(module_or_path: Any, *, args: dict[str, Any] | None = None, seed:
                 outputs[s.name] = _read_back(machine, s)
     return RunResult(fn.sym_name.data, grid, specs, data, outputs, fixed,
                      machine.device.buf.copy())
+
+
+def _plan(fn: func.FuncOp, overrides: dict[str, str], arrays: dict[str, Any]
+          ) -> tuple[list[ArgumentSpec], list[ArgumentSpec]]:
+    """The argument plan and the fixed buffers; the given arrays' shapes serve only where the
+    kernel's views do not tell a buffer's shape (an array must then match the shape the views
+    give)."""
+    try:
+        return plan_kernel(fn, dict(overrides))
+    except KtirDiagnostic:
+        if not arrays:
+            raise
+    plan: dict[str, str | tuple[int, ...]] = dict(overrides)
+    arg_names = {a.name_hint or f"arg{a.index}" for a in fn.args}
+    for k, v in arrays.items():
+        if k in arg_names:  # else a fixed buffer's name, checked once they are known
+            plan.setdefault(k, tuple(np.shape(v)))
+    return plan_kernel(fn, plan)
 
 
 def _scalar_value(s: ArgumentSpec) -> Any:

@@ -7,7 +7,8 @@ buffer's element type (ktir.md D1). The alloc becomes
     %a = arith.constant <address> : index
     %buf = builtin.unrealized_conversion_cast %a : index to memref<..., "L1">
 and deallocs are erased. A memory that cannot hold its buffers is a located error naming every
-buffer and its size. Capacities come from the device model (`size` of the memory kind).
+buffer and its size, and so is a view of a device memory larger than that memory (a kernel
+buffer in global memory). Capacities come from the device model (`size` of the memory kind).
 """
 
 from __future__ import annotations
@@ -69,10 +70,29 @@ def _describe(p: _Placed) -> str:
     return f"%{name} ({p.size} B{where})"
 
 
+def check_views(fn: func.FuncOp, device) -> None:
+    """A view of a device memory (the kernel's buffers in global memory) holds at least its
+    shape's elements: one larger than its memory can never be placed."""
+    for op in fn.walk():
+        for r in op.results:
+            t = r.type
+            if not (isinstance(t, MemRefType) and isinstance(t.memory_space, StringAttr)):
+                continue
+            mem = device.memories.get(t.memory_space.data)
+            if mem is None or mem.size is None or any(d < 0 for d in t.get_shape()):
+                continue
+            size = math.prod(t.get_shape()) * element_bytes(t)
+            if size > mem.size:
+                raise op_error(op, f'a view of {size} B ({t}) does not fit in memory '
+                               f'"{mem.kind}" of device @{device.name}, which holds '
+                               f"{mem.size} B")
+
+
 def plan_function(fn: func.FuncOp, device) -> dict[memref.AllocOp, int]:
     """The element address of each of the function's device-memory buffers: the bump
     allocation sees every buffer of a memory at once (offsets follow one another, and a full
     memory is reported with all its buffers)."""
+    check_views(fn, device)
     used: dict[str, int] = {}
     placed: dict[str, list[_Placed]] = {}
     for alloc in [o for o in fn.walk() if isinstance(o, memref.AllocOp)]:

@@ -283,7 +283,28 @@ ktdf_arch.device @negative_clock_on_memory {
 ktdf_arch.device @negative_clock_zero attributes {ktdf_arch.clock_ghz = 0.0} {
   exec_unit
 }
-// CHECK: error: 'ktdf_arch.device' op 'ktdf_arch.clock_ghz' intrinsic value must be > 0, got 0.0
+// CHECK: error: 'ktdf_arch.device' op 'ktdf_arch.clock_ghz' intrinsic value must be a finite number > 0, got 0.0
+
+// -----
+
+ktdf_arch.device @negative_clock_infinite attributes {ktdf_arch.clock_ghz = 1.0e400} {
+  exec_unit
+}
+// CHECK: error: 'ktdf_arch.device' op 'ktdf_arch.clock_ghz' intrinsic value must be a finite number > 0, got inf
+
+// -----
+
+ktdf_arch.device @negative_empty_kind {
+  %m = memory {kind = ""}
+}
+// CHECK: error: 'ktdf_arch.memory' op attribute 'kind' must be a name (a letter or '_', then letters, digits, '_', '.', '-', '$'), got ""
+
+// -----
+
+ktdf_arch.device @negative_kind_with_space {
+  %u = exec_unit {kind = "my unit"}
+}
+// CHECK: error: 'ktdf_arch.exec_unit' op attribute 'kind' must be a name (a letter or '_', then letters, digits, '_', '.', '-', '$'), got "my unit"
 
 // -----
 

@@ -102,6 +102,6 @@ def test_bad_argument_values():
           args={"n": "4x4xf32"})
     fails(path, r"argument 'X' is given 8 elements but the kernel addresses 64",
           args={"n": 4, "X": "8xf32"})
-    with pytest.raises(KtirDiagnostic, match="argument 'X' is given 5 elements but the kernel "
-                       "addresses 64"):
+    with pytest.raises(KtirDiagnostic, match="input 'X' has shape 5 but the kernel's buffer "
+                       "is 64"):
         run_kernel(path, args={"n": 4}, inputs={"X": np.zeros(5, np.float32)})
