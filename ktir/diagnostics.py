@@ -13,6 +13,7 @@ import math
 import re
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from io import StringIO
 
 from xdsl.context import Context
@@ -99,7 +100,7 @@ def warn_op(op: Operation, message: str) -> None:
     warn(op_error(op, message, "warning").text)
 
 
-def _span_location(span: Span) -> tuple[str, int, int]:
+def _span_location(span: Span[str] | Span[bytes]) -> tuple[str, int, int]:
     loc = span.get_location()
     return loc.file, loc.line, loc.col
 
@@ -202,7 +203,7 @@ class KtirParser(Parser):
                 span = self._last_literal  # xDSL points past the literal it rejects
             elif span.start >= self._text_len:
                 msg = "unexpected end of input" + (f" ({msg.strip()})" if msg.strip() else "")
-            e.span = Span(span.start, span.end, span.input, self.line_offset)
+            e.span = replace(span, line_offset=self.line_offset)
             e.msg = msg
             raise KtirDiagnostic(parse_error_text(e)) from None
         except RecursionError:
@@ -258,7 +259,7 @@ def parse_text(ctx: Context, text: str, name: str = "<stdin>", line_offset: int 
     try:
         parser = KtirParser(ctx, text, name, line_offset)  # lexes the first token
     except ParseError as e:
-        e.span = Span(e.span.start, e.span.end, e.span.input, line_offset)
+        e.span = replace(e.span, line_offset=line_offset)
         raise KtirDiagnostic(parse_error_text(e)) from None
     return parser.parse_located_module()
 

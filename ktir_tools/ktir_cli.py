@@ -94,8 +94,9 @@ def main(argv: list[str] | None = None) -> None:
     except (typer.Abort, KeyboardInterrupt):
         code = 130
     except Exception as e:
-        if hasattr(e, "show") and hasattr(e, "exit_code"):  # click/typer usage error: exit 1
-            e.show()
+        show = getattr(e, "show", None)
+        if show is not None and hasattr(e, "exit_code"):  # click/typer usage error: exit 1
+            show()
             sys.exit(1)
         if os.environ.get("KTIR_TRACEBACK"):  # an internal error: one line unless asked
             traceback.print_exc()

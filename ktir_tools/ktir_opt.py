@@ -49,7 +49,7 @@ class KtirOptMain(xDSLOptMain):
     version_format = "ktir-opt (xdsl {xdsl_version})"
 
     def __init__(self, args: Sequence[str] | None = None):
-        super().__init__(description=__doc__.split("\n")[0].strip("`"), args=args)
+        super().__init__(description=(__doc__ or "").split("\n")[0].strip("`"), args=args)
 
     def register_all_dialects(self) -> None:
         from ktir.context import KtirContext

@@ -288,14 +288,15 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
     checked: list[tuple[int, int]] = []
     for name, want in ref.outputs.items():
         spec = ref.buffer(name)
-        et = spec.elem
-        if et is not None and et.decode is not None:  # bf16/df16: 16-bit patterns in memory
-            got = et.decode(em.read(mem, spec.start, want.shape, et.storage))
+        et, start = spec.elem, spec.start
+        assert et is not None
+        assert start is not None
+        if et.decode is not None:  # bf16/df16: 16-bit patterns in memory
+            got = et.decode(em.read(mem, start, want.shape, et.storage))
         else:
-            got = em.read(mem, spec.start, want.shape, want.dtype)
+            got = em.read(mem, start, want.shape, want.dtype)
         report.outputs[name] = got
         report.checks.append(compare(name, got, want, rtol, atol))
-        size = spec.elem.itemsize
-        checked.append((spec.start * size, (spec.start + spec.count) * size))
+        checked.append((start * et.itemsize, (start + spec.count) * et.itemsize))
     report.checks.append(compare_rest(em.machine.memory(mem).buf, ref.device_bytes, checked))
     return report

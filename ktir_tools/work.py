@@ -60,7 +60,8 @@ def kernel_work(fn: FuncOp, specs: Iterable[ArgumentSpec], written: Iterable[str
             reads[memory] = reads.get(memory, 0) + nbytes
         if spec.name in written:
             writes[memory] = writes.get(memory, 0) + nbytes
-    scalars = {fn.args[s.index]: s.value for s in specs if s.kind == "scalar"}
+    scalars: dict[SSAValue, object] = {fn.args[s.index]: s.value for s in specs
+                                       if s.kind == "scalar"}
     pointers = {fn.args[s.index] for s in specs if s.kind == "pointer"}
     return Work(reads, writes, element_ops(fn, grid, scalars, pointers), tiles)
 
@@ -154,9 +155,8 @@ class _Counter:
             try:
                 iv = p.eval(lp.body.block.args[0])
             except NotEvaluable:
-                return self.runs(loops[:-1]) * (_trips(loops[-1]) if lp is loops[-1]
-                                                else 1) if len(loops) > 1 or lp is loops[-1] \
-                    else self.tiles
+                # an outer loop the tile does not decide: count its body's runs as one
+                return self.runs(loops[:-1]) * (_trips(lp) if lp is loops[-1] else 1)
             valid = valid & iv.valid
             axis = p.axis[lp]
             shape[axis] = max(shape[axis], np.shape(iv.value)[axis])
@@ -185,10 +185,9 @@ class _Counter:
 
 
 def _trips(op: scf.ForOp) -> int:
-    bounds = [_constant(v) for v in (op.lb, op.ub, op.step)]
-    if None in bounds or not bounds[2]:
+    lb, ub, step = (_constant(v) for v in (op.lb, op.ub, op.step))
+    if lb is None or ub is None or not step:
         return 1
-    lb, ub, step = bounds  # type: ignore[misc]
     return max(0, -(-(ub - lb) // step))
 
 

@@ -15,12 +15,16 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
 from ktir.diagnostics import KtirDiagnostic, verify_located
 from scheduler.pipeline import BACKEND, FRONTEND, FULL, SCHEDULING, Step, instantiate, select
+
+if TYPE_CHECKING:
+    from arch_descriptions.model import Device
 
 EMIT = {"ktdf": FRONTEND + SCHEDULING, "dfir": FULL}
 """What `--emit` stops after: scheduled ScheduleIR, or DataflowIR."""
@@ -37,7 +41,7 @@ class StepTiming:
 @dataclass
 class CompileResult:
     module: ModuleOp
-    device: object  # arch_descriptions.model.Device
+    device: Device
     steps: list[StepTiming] = field(default_factory=list)
     parse_seconds: float = 0.0
 

@@ -47,7 +47,7 @@ def as_i64(attr: Attribute | None) -> int | None:
     return None
 
 
-def map_items(attr: Attribute) -> list[tuple[Attribute, Attribute]] | None:
+def map_items(attr: Attribute | None) -> list[tuple[Attribute, Attribute]] | None:
     """The (key, value) pairs of a `#ktdf_arch.map` (None for any other attribute)."""
     if getattr(attr, "name", None) == "ktdf_arch.map":
         return list(zip(attr.keys.data, attr.values.data, strict=True))  # type: ignore[attr-defined]

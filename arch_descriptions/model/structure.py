@@ -5,7 +5,7 @@ resource. Read-only analysis of the IR; `build.py` turns it into a `Device`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable
 
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
@@ -58,7 +58,7 @@ class Structure:
                               if isinstance(n, ExecUnitOp) and n.feature("compute") is not None]
         self.corelet_kind, self.corelets_per_core = self._corelets()
 
-    def _walk(self, ops: Iterator[Operation], chain: tuple[GroupOp, ...],
+    def _walk(self, ops: Iterable[Operation], chain: tuple[GroupOp, ...],
               parent_mem: MemoryOp | None) -> None:
         for op in ops:
             self.chain[op] = chain

@@ -10,7 +10,6 @@ The access-tile semantics (sets, orders, bounds) live in `ktir.affine`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import StrEnum
 from typing import ClassVar, cast
 
 from xdsl.dialects.builtin import (
@@ -55,6 +54,7 @@ from xdsl.traits import (
     SingleBlockImplicitTerminator,
 )
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
 from ktir import affine
 from ktir.dialects.directives import (

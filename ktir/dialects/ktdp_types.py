@@ -7,7 +7,6 @@ Kept apart from the ops so that the inter-tile ops (ktdp_intertile.py) and the v
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import StrEnum
 from typing import cast
 
 from xdsl.dialects.builtin import (
@@ -31,6 +30,7 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
 # --------------------------------------------------------------------------------------------
 # helpers
@@ -92,7 +92,7 @@ def compatible_result(partial: TensorType, result: Attribute) -> bool:
             and _drop_unit_dims(partial) == _drop_unit_dims(result))
 
 
-def int_list(attr: DenseArrayBase) -> list[int]:
+def int_list(attr: DenseArrayBase[IntegerType]) -> list[int]:
     return list(attr.get_values())
 
 

@@ -22,6 +22,7 @@ from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyFloat,
+    AnyFloatConstr,
     ArrayAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
@@ -212,8 +213,8 @@ _INT = base(IntegerType)
 _INT_OR_INDEX = base(IntegerType) | base(IndexType)
 # casts xDSL defines on scalars only; MLIR applies them element by element to tensors
 _CASTS = {
-    arith.SIToFPOp: (_INT, base(AnyFloat)), arith.UIToFPOp: (_INT, base(AnyFloat)),
-    arith.FPToSIOp: (base(AnyFloat), _INT), arith.FPToUIOp: (base(AnyFloat), _INT),
+    arith.SIToFPOp: (_INT, AnyFloatConstr), arith.UIToFPOp: (_INT, AnyFloatConstr),
+    arith.FPToSIOp: (AnyFloatConstr, _INT), arith.FPToUIOp: (AnyFloatConstr, _INT),
     arith.ExtSIOp: (_INT, _INT), arith.ExtUIOp: (_INT, _INT), arith.TruncIOp: (_INT, _INT),
     arith.IndexCastOp: (_INT_OR_INDEX, _INT_OR_INDEX),
 }

@@ -8,16 +8,15 @@ the fused types hold a (mean, mean-of-squares) pair as one value.
 
 from __future__ import annotations
 
-from enum import StrEnum
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from xdsl.dialects.builtin import (
     AnyFloat,
+    ContainerType,
     Float32Type,
     FloatAttr,
     IntegerAttr,
     IntegerType,
-    ShapedType,
     StringAttr,
     TensorType,
     i32,
@@ -44,6 +43,7 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
 from ktir.dialects.directives import BaseStride, CheckedType, ImpliedType, Keyword, SameType
 
@@ -82,8 +82,7 @@ _FUSED_OF = {"f16": FP16FusedType, "spyreop.df16": DF16FusedType, "f32": FP32Fus
 
 
 def element_of(t: Attribute) -> Attribute:
-    return t.get_element_type() if isinstance(t, ShapedType) and hasattr(
-        t, "get_element_type") else t
+    return t.get_element_type() if isinstance(t, ContainerType) else t
 
 
 def _is_float16ish(t: Attribute) -> bool:
@@ -458,7 +457,7 @@ class SliceReductionOp(IRDLOperation):
     def verify_(self) -> None:
         if self.input.type != self.result.type:
             raise VerifyException("operand and result types must be equal")
-        if self.input.type.get_num_dims() != 1:
+        if cast(TensorType, self.input.type).get_num_dims() != 1:
             raise VerifyException("slice_reduction works on one stick-wide 1-D tensor")
         _check_float(self.input.type, True, self.name)
 

@@ -71,7 +71,7 @@ from scheduler.dialects.ktdf_types import FifoSlotType, is_true
 
 def _implicit_terminator(op_type: type[IRDLOperation]) -> type[IRDLOperation] | None:
     trait = op_type.get_trait(SingleBlockImplicitTerminator)
-    return None if trait is None else trait.op_type
+    return None if trait is None else cast(type[IRDLOperation], trait.op_type)
 
 
 @irdl_custom_directive
@@ -135,7 +135,7 @@ def _constraint(op_type: type[IRDLOperation], ty: TypeDirective) -> AttrConstrai
     constr = defs[inner.index][1].constr  # pyright: ignore[reportAttributeAccessIssue]
     while isinstance(constr, RangeLengthConstraint | RangeOf):
         constr = constr.constraint if isinstance(constr, RangeLengthConstraint) else constr.constr
-    return constr
+    return cast(AttrConstraint, constr)
 
 
 def _bases(constr: AttrConstraint) -> list[type[Attribute]]:
@@ -427,7 +427,7 @@ class IndirectCell(CustomDirective):
         parts: list[str] = []
         kinds, maps = self.kinds.get(op), self.maps.get(op)
         for k, m in zip(cast(ArrayAttr, kinds).data, cast(ArrayAttr, maps).data):
-            results = m.data.results
+            results = cast(AffineMapAttr, m).data.results
             if is_true(k):
                 exprs = ", ".join(format_affine_expr(e, names) for e in results)
                 parts.append(f"ind({ssa_name(printer, next(buffers))}[{exprs}])")

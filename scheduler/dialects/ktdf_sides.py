@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
     DenseArrayBase,
+    IntegerType,
     MemRefType,
     StringAttr,
     i64,
@@ -26,7 +28,7 @@ from xdsl.dialects.utils.dynamic_index_list import (
 )
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
-from xdsl.irdl import IRDLOperation
+from xdsl.irdl import IRDLOperation, VarOperand
 from xdsl.traits import EffectInstance, MemoryEffectKind
 from xdsl.utils.exceptions import VerifyException
 
@@ -65,14 +67,14 @@ def build_side(value: SSAValue, indices: Sequence[SSAValue | int],
     return ssa, amap, DenseArrayBase.from_list(i64, static), dynamic
 
 
-def mixed_sizes(static: DenseArrayBase | None,
+def mixed_sizes(static: DenseArrayBase[IntegerType] | None,
                 dynamic: Sequence[SSAValue]) -> list[int | SSAValue] | None:
     if static is None:
         return None
     return get_dynamic_index_list(static.get_values(), dynamic, DYNAMIC_INDEX)
 
 
-def side_count(value: SSAValue, static: DenseArrayBase | None) -> int | None:
+def side_count(value: SSAValue, static: DenseArrayBase[IntegerType] | None) -> int | None:
     """Elements one side moves: the product of its static sizes, else a FIFO slot's count."""
     if static is None:
         return value_element_count(value) if isinstance(value.type, FifoSlotType) else None
@@ -80,7 +82,7 @@ def side_count(value: SSAValue, static: DenseArrayBase | None) -> int | None:
     return None if DYNAMIC_INDEX in values else math.prod(values)
 
 
-def verify_sizes(side: str, static: DenseArrayBase | None,
+def verify_sizes(side: str, static: DenseArrayBase[IntegerType] | None,
                  dynamic: Sequence[SSAValue]) -> None:
     if static is None:
         if dynamic:
@@ -98,7 +100,7 @@ def verify_sizes(side: str, static: DenseArrayBase | None,
 
 
 def verify_side(side: str, value: SSAValue, amap: AffineMapAttr | None,
-                indices: Sequence[SSAValue], static: DenseArrayBase | None,
+                indices: Sequence[SSAValue], static: DenseArrayBase[IntegerType] | None,
                 dynamic: Sequence[SSAValue]) -> None:
     """The rules of one side (upstream's messages): a memref side has a dims-only map with one
     result per dimension, one index per map dim and one size per dimension; a FIFO side has
@@ -168,6 +170,11 @@ def transfer_effects(source: SSAValue, dest: SSAValue,
 class TransferMixin(IRDLOperation):
     """Accessors shared by both transfers (the destination side and the mode); the
     subclasses define `destination`, `dest_sizes` and `static_dest_sizes`."""
+
+    if TYPE_CHECKING:
+        destination: SSAValue
+        dest_sizes: VarOperand
+        static_dest_sizes: DenseArrayBase[IntegerType] | None
 
     def __post_init__(self) -> None:
         super().__post_init__()

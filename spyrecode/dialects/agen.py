@@ -50,7 +50,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import MemoryWriteEffect, SingleBlockImplicitTerminator, ensure_terminator
+from xdsl.traits import MemoryWriteEffect, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from spyrecode.dialects.agen_access import (
@@ -99,6 +99,7 @@ from spyrecode.dialects.dataflow_types import RoutingDirection, VectorLike
 from spyrecode.dialects.directives import ImplicitBody, RegionIfNoDict
 from spyrecode.dialects.syntax import (
     WithDebugName,
+    close_body,
     finish,
     i32_attr,
     opt,
@@ -225,7 +226,7 @@ class CompositeLoadAndStoreOp(TimedOp, LoadsPattern, StoresPattern):
                              store_time_addr_map=store_time_addr_map),
                 "dir": None if dir is None else AgenDirectionAttr(RoutingDirection(dir)),
                 "dbgName": str_attr(dbg_name)}))
-        ensure_terminator(self, self.get_trait(SingleBlockImplicitTerminator))
+        close_body(self)
 
     @property
     def src(self) -> Access:
@@ -279,7 +280,7 @@ class CompositeLoadOp(DirectAccess, TimedOp, LoadsPattern):
                               **pattern("load", load_set, load_order),
                               **time_props(time, time_addr_map=time_addr_map),
                               "dbgName": str_attr(dbg_name)}))
-        ensure_terminator(self, self.get_trait(SingleBlockImplicitTerminator))
+        close_body(self)
 
     def verify_(self) -> None:
         rank = self.verify_direct()
@@ -330,7 +331,7 @@ class CompositeStoreOp(DirectAccess, TimedOp):
                               **pattern("store", store_set, store_order),
                               **time_props(time, time_addr_map=time_addr_map),
                               "dbgName": str_attr(dbg_name)}))
-        ensure_terminator(self, self.get_trait(SingleBlockImplicitTerminator))
+        close_body(self)
 
     def verify_(self) -> None:
         rank = self.verify_direct()
@@ -369,7 +370,7 @@ class CompositeMemoryInterleaveOp(WithDebugName):
         super().__init__(regions=[Region(Block(ops))], properties=props({
             "granularity": i32_attr(granularity),
             "dbgName": str_attr(dbg_name)}))
-        ensure_terminator(self, self.get_trait(SingleBlockImplicitTerminator))
+        close_body(self)
 
     def verify_(self) -> None:
         if self.granularity is not None and self.granularity.value.data <= 0:

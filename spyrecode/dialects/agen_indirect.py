@@ -31,7 +31,6 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
 from xdsl.utils.exceptions import VerifyException
 
 from spyrecode.dialects.agen_access import (
@@ -67,6 +66,7 @@ from spyrecode.dialects.dataflow import GetLogicalMemoryViewOp
 from spyrecode.dialects.dataflow_types import VectorLike, element_type, is_vector_like
 from spyrecode.dialects.syntax import (
     WithDebugName,
+    close_body,
     is_identity,
     opt,
     props,
@@ -213,7 +213,7 @@ class CompositeIndirectLoadAndStoreOp(TimedOp, LoadsPattern, StoresPattern):
                              store_indirect_time_addr_map=store_indirect_time_addr_map,
                              store_direct_time_addr_map=store_direct_time_addr_map),
                 "dbgName": str_attr(dbg_name)}))
-        ensure_terminator(self, self.get_trait(SingleBlockImplicitTerminator))
+        close_body(self)
 
     def sides(self) -> list[Side]:
         return [(k, getattr(self, f"{k}_memref"), getattr(self, f"{k}_map"),
@@ -269,7 +269,7 @@ class CompositeIndirectLoadOp(IndirectPair, TimedOp, LoadsPattern):
             properties=props({**pair_props(indirect, direct, dbg_name),
                               **pattern("load", load_set, load_order),
                               **time_props(time, time_addr_map=time_addr_map)}))
-        ensure_terminator(self, self.get_trait(SingleBlockImplicitTerminator))
+        close_body(self)
 
     def verify_(self) -> None:
         rank = self.verify_pair()

@@ -55,7 +55,6 @@ from xdsl.traits import (
     MemoryWriteEffect,
     NoMemoryEffect,
     SingleBlockImplicitTerminator,
-    ensure_terminator,
 )
 from xdsl.utils.exceptions import VerifyException
 
@@ -78,6 +77,7 @@ from spyrecode.dialects.directives import (
 from spyrecode.dialects.syntax import (
     WithDebugName,
     ancestor,
+    close_body,
     i32_attr,
     props,
     str_attr,
@@ -210,7 +210,7 @@ class ProgramUnitOp(IRDLOperation):
         region = body if isinstance(body, Region) else Region(body)
         super().__init__(operands=[units], regions=[region],
                          properties=props({"precision": str_attr(precision)}))
-        ensure_terminator(self, self.get_trait(SingleBlockImplicitTerminator))
+        close_body(self)
 
     @property
     def block(self) -> Block:

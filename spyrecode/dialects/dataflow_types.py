@@ -9,7 +9,6 @@ routing direction `#dataflow<direction ...>` is shared with `agen`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import StrEnum
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -32,6 +31,7 @@ from xdsl.irdl import base, irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
 
 @irdl_attr_definition

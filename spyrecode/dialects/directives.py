@@ -494,9 +494,11 @@ class ResultTypes(CustomDirective):
     def parse(self, parser: Parser, state: ParsingState) -> None:
         types: Sequence[Attribute] = []
         if parser.parse_optional_punctuation("->") is not None:
-            types = parser.parse_optional_comma_separated_list(Parser.Delimiter.PAREN,
-                                                               parser.parse_type)
-            if types is None:
+            listed = parser.parse_optional_comma_separated_list(Parser.Delimiter.PAREN,
+                                                                parser.parse_type)
+            if listed is not None:
+                types = listed
+            else:
                 types = [parser.parse_type()]
         self.results.set(state, types)
 

@@ -15,6 +15,7 @@ from xdsl.dialects.builtin import AffineSetAttr, IntegerAttr, StringAttr, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import IRDLOperation, opt_prop_def
+from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
 from xdsl.utils.exceptions import VerifyException
 
 from ktir import affine
@@ -91,3 +92,11 @@ def set_size(what: str, aset_attr: AffineSetAttr) -> int:
     except affine.UnboundedSetError:
         raise VerifyException(f"{what} is unbounded: every dimension needs a finite range") \
             from None
+
+
+def close_body(op: IRDLOperation) -> None:
+    """Give a built op's single block the terminator its `SingleBlockImplicitTerminator` trait
+    names, as parsing does."""
+    trait = op.get_trait(SingleBlockImplicitTerminator)
+    assert trait is not None, f"{op.name} has no SingleBlockImplicitTerminator trait"
+    ensure_terminator(op, trait)

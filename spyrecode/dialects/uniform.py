@@ -31,7 +31,6 @@ from xdsl.traits import (
     IsTerminator,
     NoMemoryEffect,
     SingleBlockImplicitTerminator,
-    ensure_terminator,
 )
 from xdsl.utils.exceptions import VerifyException
 
@@ -43,6 +42,7 @@ from spyrecode.dialects.symbol import (
     ScalarValue,
     constant_key,
 )
+from spyrecode.dialects.syntax import close_body
 
 
 @irdl_op_definition
@@ -192,7 +192,7 @@ class _UnitRegions(IRDLOperation):
             regions=[[Region(b) for _, b in cases]],
             properties={"list_sizes": ArrayAttr([IntegerAttr(len(us), i32)
                                                  for us, _ in cases])})
-        ensure_terminator(self, self.get_trait(SingleBlockImplicitTerminator))
+        close_body(self)
 
     def unit_lists(self) -> list[list[SSAValue]]:
         """The units of each region, in region order."""

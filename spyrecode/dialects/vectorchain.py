@@ -11,7 +11,6 @@ patterns (`encode_lanes` / `decode_lanes` convert numbers), `shuffle` repeats an
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import StrEnum
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -57,6 +56,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
 from ktir.semantics import DIVISIONS, FLOAT_FUNCTIONS, INT_FUNCTIONS
 from spyrecode.dialects.dataflow_types import (
