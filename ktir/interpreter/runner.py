@@ -20,6 +20,7 @@ from xdsl.ir import Operation
 from ktir.diagnostics import KtirDiagnostic, op_error
 from ktir.interpreter.arguments import (
     ArgumentSpec,
+    buffer_arguments,
     check_input,
     kernel_grid_of,
     make_inputs,
@@ -132,11 +133,13 @@ def run_kernel(module_or_path: Any, *, args: dict[str, Any] | None = None, seed:
     module = _load(module_or_path)
     fn = module if isinstance(module, func.FuncOp) else select_kernel(module, function)
     given = dict(inputs or {})
-    overrides = {k: (repr(v) if isinstance(v, float) else str(v)) for k, v in (args or {}).items()}
-    arrays = {k: v for k, v in given.items() if np.ndim(v) or isinstance(v, np.ndarray)}
+    overrides = {k: _value_text(k, v) for k, v in (args or {}).items()}
+    buffers = buffer_arguments(fn)
+    arrays = {k: v for k, v in given.items()
+              if np.ndim(v) or (isinstance(v, np.ndarray) and k in buffers)}
     for k, v in given.items():
-        if k not in arrays:
-            overrides.setdefault(k, repr(v) if isinstance(v, float) else str(v))
+        if k not in arrays:  # a number, or a 0-d array (an .npz holds scalars so)
+            overrides.setdefault(k, _value_text(k, v))
     plan: dict[str, str | tuple[int, ...]] = dict(overrides)
     for k, v in arrays.items():
         plan.setdefault(k, tuple(np.shape(v)))
@@ -145,9 +148,9 @@ def run_kernel(module_or_path: Any, *, args: dict[str, Any] | None = None, seed:
     for k in arrays:
         if by_name[k].kind != "pointer":
             raise op_error(fn, f"argument '{k}' is a {by_name[k].kind}, not a buffer")
-    data = make_inputs(specs, seed)
-    for k, v in arrays.items():
-        data[k] = check_input(by_name[k], v)
+    made = make_inputs(specs, seed, skip=arrays)
+    data = {s.name: check_input(s, arrays[s.name]) if s.name in arrays else made[s.name]
+            for s in specs if s.name in arrays or s.name in made}
     grid = kernel_grid_of(fn)
     ntiles = int(np.prod(grid))
     device_bytes = max(((cast(int, s.start) + s.count) * s.elem.itemsize for s in specs
@@ -187,6 +190,18 @@ def run_kernel(module_or_path: Any, *, args: dict[str, Any] | None = None, seed:
             if _written(machine.device, lo, lo + s.count * s.elem.itemsize):
                 outputs[s.name] = _read_back(machine, s)
     return RunResult(fn.sym_name.data, grid, specs, data, outputs)
+
+
+def _value_text(name: str, v: Any) -> str:
+    """A scalar input as the text of `--arg NAME=VALUE`."""
+    if isinstance(v, np.ndarray | np.generic):
+        if v.dtype.kind not in "biuf":
+            raise KtirDiagnostic(f"error: input '{name}' is a scalar of type {v.dtype}, not a "
+                                 "number")
+        v = v.item()
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return repr(v) if isinstance(v, float) else str(v)
 
 
 def _scalar_value(s: ArgumentSpec) -> Any:
