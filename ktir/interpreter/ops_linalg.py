@@ -445,20 +445,26 @@ def _transpose(c: Compiler, op: linalg.TransposeOp) -> Fn:
     return run
 
 
+def reduce_form(op: linalg.ReduceOp) -> tuple[np.ufunc, bool] | None:
+    """(numpy ufunc, widen) when the combiner is one associative op of the two arguments."""
+    block = op.region.block
+    if len(block.args) != 2:
+        return None
+    form = _reduction_form(block, block.args[1], cast(
+        linalg.YieldOp, block.last_op).arguments[0])
+    if form is None or form[1] is not block.args[0]:
+        return None
+    return _COMBINERS[type(form[0])]
+
+
 @handles(linalg.ReduceOp)
 def _reduce_op(c: Compiler, op: linalg.ReduceOp) -> Fn:
     a, init, o = c.slot(op.input), c.slot(op.init), c.slot(op.result[0])
     axes = tuple(op.dimensions.get_values())
     et = elem_type(op.result[0].type)
-    block = op.region.block
-    form = None
-    if len(block.args) == 2:
-        form = _reduction_form(block, block.args[1], cast(
-            linalg.YieldOp, block.last_op).arguments[0])
-        if form is not None and form[1] is not block.args[0]:
-            form = None
+    form = reduce_form(op)
     if form is not None:
-        uf, widen = _COMBINERS[type(form[0])]
+        uf, widen = form
 
         def run(r: list[Any]) -> None:
             red = _reduce(uf, r[a], axes, et, widen)
@@ -480,6 +486,24 @@ def _reduce_op(c: Compiler, op: linalg.ReduceOp) -> Fn:
     return run_seq
 
 
+def _matmul_spec(op: Operation) -> str | None:
+    """The einsum spec of a contraction's indexing maps; None for the plain (batched)
+    matmul, which np.matmul computes."""
+    letters = "abcdefgh"
+    subs = []
+    for m in cast(Any, op).indexing_maps.data:
+        dims = _dims_of(m.data)
+        if dims is None:
+            raise compile_error(op, "has an indexing map that is not a projected permutation")
+        subs.append("".join(letters[d] for d in dims))
+    spec = f"{subs[0]},{subs[1]}->{subs[2]}"
+    return None if spec in ("ac,cb->ab", "abd,adc->abc") else spec
+
+
+def plain_matmul(op: Operation) -> bool:
+    return _matmul_spec(op) is None
+
+
 @handles(linalg.MatmulOp, mlir_compat.LinalgBatchMatmulOp)
 def _matmul(c: Compiler, op: Operation) -> Fn:
     a, b = c.slots_of(cast(Any, op).inputs)
@@ -491,16 +515,7 @@ def _matmul(c: Compiler, op: Operation) -> Fn:
     (o,) = outs
     et = elem_type(cast(TensorType, op.results[0].type))
     acc = _acc_dtype(et, True)
-    letters = "abcdefgh"
-    subs = []
-    for m in cast(Any, op).indexing_maps.data:
-        dims = _dims_of(m.data)
-        if dims is None:
-            raise compile_error(op, "has an indexing map that is not a projected permutation")
-        subs.append("".join(letters[d] for d in dims))
-    spec: str | None = f"{subs[0]},{subs[1]}->{subs[2]}"
-    if spec in ("ac,cb->ab", "abd,adc->abc"):
-        spec = None  # the plain (batched) matmul
+    spec = _matmul_spec(op)
 
     def run(r: list[Any]) -> None:
         x, y, z = _wide(r[a], acc), _wide(r[b], acc), _wide(r[init], acc)

@@ -43,6 +43,7 @@ class RunResult:
     specs: list[ArgumentSpec]
     inputs: dict[str, np.ndarray]
     outputs: dict[str, np.ndarray]
+    vectorised: bool = False  # every tile ran at once (lanes.py), not one after another
 
 
 def select_kernel(module: Operation, name: str | None = None) -> func.FuncOp:
@@ -126,10 +127,13 @@ def _read_back(machine: Machine, spec: ArgumentSpec) -> np.ndarray:
 
 def run_kernel(module_or_path: Any, *, args: dict[str, Any] | None = None, seed: int = 0,
                scratchpad_bytes: int | None = None, function: str | None = None,
-               inputs: dict[str, Any] | None = None) -> RunResult:
+               inputs: dict[str, Any] | None = None,
+               vectorise: bool | None = None) -> RunResult:
     """Plan the arguments, run the kernel on every tile, collect the written buffers.
     `scratchpad_bytes`: per tile; None (e.g. a device that states no size) takes
-    DEFAULT_SCRATCHPAD_BYTES."""
+    DEFAULT_SCRATCHPAD_BYTES. `vectorise`: None runs every tile at once when that gives the
+    sequential result (lanes.py) and tile by tile otherwise; False always tile by tile; True
+    insists on lanes mode (raises when the kernel does not allow it; for tests)."""
     module = _load(module_or_path)
     fn = module if isinstance(module, func.FuncOp) else select_kernel(module, function)
     given = dict(inputs or {})
@@ -157,10 +161,15 @@ def run_kernel(module_or_path: Any, *, args: dict[str, Any] | None = None, seed:
                         if s.memory == "global" and s.elem is not None), default=0)
     if scratchpad_bytes is None:
         scratchpad_bytes = DEFAULT_SCRATCHPAD_BYTES
-    machine = Machine(ntiles, scratchpad_bytes, device_bytes)
-    for s in specs:
-        if s.kind == "pointer":
-            _place(machine, s, data[s.name])
+
+    def fresh_machine() -> Machine:
+        m = Machine(ntiles, scratchpad_bytes, device_bytes)
+        for s in specs:
+            if s.kind == "pointer":
+                _place(m, s, data[s.name])
+        return m
+
+    machine = fresh_machine()
     argv: list[Any] = []
     for s in specs:
         if s.kind == "pointer":
@@ -174,22 +183,57 @@ def run_kernel(module_or_path: Any, *, args: dict[str, Any] | None = None, seed:
     program = Program(fn)
     exchange = Exchange()
     contexts = [TileContext(t, tile_coords(t, grid), machine, exchange) for t in range(ntiles)]
+    vectorised = False
     # IEEE results (inf, nan, wrap-around) are values here, not warnings
     with np.errstate(all="ignore"):
-        if program.suspends:
+        if vectorise is not False and ntiles > 1:
+            vectorised = _run_lanes(fn, specs, machine, grid, contexts, argv, vectorise)
+            if not vectorised and machine.touched:
+                machine = fresh_machine()
+                for ctx in contexts:
+                    ctx.machine = machine
+        if vectorised:
+            pass  # done
+        elif program.suspends:
             run_grid([(ctx, program.body.run_gen(program.frame(ctx, argv)))
                       for ctx in contexts])
         else:
-            body = program.body
             for ctx in contexts:
-                body.run(program.frame(ctx, argv))
+                program.body.run(program.frame(ctx, argv))
     outputs = {}
     for s in specs:
         if s.kind == "pointer" and s.memory == "global" and s.elem is not None:
             lo = cast(int, s.start) * s.elem.itemsize
             if _written(machine.device, lo, lo + s.count * s.elem.itemsize):
                 outputs[s.name] = _read_back(machine, s)
-    return RunResult(fn.sym_name.data, grid, specs, data, outputs)
+    return RunResult(fn.sym_name.data, grid, specs, data, outputs, vectorised)
+
+
+def _run_lanes(fn: func.FuncOp, specs: list[ArgumentSpec], machine: Machine,
+               grid: tuple[int, ...], contexts: list[TileContext], argv: list[Any],
+               strict: bool | None) -> bool:
+    """Run every tile at once (lanes.py); False when the kernel must run tile by tile.
+    `strict` (tests): raise instead of falling back."""
+    from ktir.interpreter.core import Compiler
+    from ktir.interpreter.lanes import NotBatchable, check_batchable, lanes_context
+
+    try:
+        check_batchable(fn, {s.name for s in specs if s.kind == "pointer"})
+        program = Program(fn, Compiler(lanes=len(contexts)))
+    except (NotBatchable, KtirDiagnostic):
+        if strict:
+            raise
+        return False
+    machine.touched = True
+    try:
+        ctx = lanes_context(machine, grid, contexts)
+        program.body.run(program.frame(ctx, argv))
+        ctx.writes.check()
+    except Exception:
+        if strict:
+            raise
+        return False
+    return True
 
 
 def _value_text(name: str, v: Any) -> str:
