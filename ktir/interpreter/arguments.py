@@ -598,7 +598,7 @@ def check_input(spec: ArgumentSpec, value: Any) -> np.ndarray:
     if arr.size != spec.count:
         raise KtirDiagnostic(f"error: input '{spec.name}' has shape {arr.shape} but the kernel's "
                              f"buffer is {'x'.join(map(str, spec.shape))}")
-    out = arr.reshape(spec.shape).astype(spec.dtype)
+    out = arr.reshape(spec.shape).astype(spec.dtype, copy=False)  # no copy when it fits
     if spec.elem is not None and spec.elem.round is not None:
         out = spec.elem.round(out)
     return out
