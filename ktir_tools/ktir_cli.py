@@ -18,6 +18,10 @@ from typing import Annotated
 # Plain click help and errors: typer's rich rendering costs ~0.15 s of start-up per command
 # (importing rich); `TYPER_USE_RICH=1` brings it back.
 os.environ.setdefault("TYPER_USE_RICH", "0")
+# One BLAS thread (before numpy is imported): the interpreter's products are per tile and
+# small; on a shared 2-core machine a second spinning thread made `ktir interpret` of a
+# 64x2048x8192 matmul take 4x the CPU time. `OPENBLAS_NUM_THREADS=N` still overrides.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import typer
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -307,13 +308,24 @@ def _global_shape(infos: list[_ViewInfo], lo: int, length: int) -> tuple[int, ..
     return (length,)
 
 
-def _classify(fn: func.FuncOp, ov: dict[str, _Override]) -> set[SSAValue]:
-    """The pointer arguments: index args added into some view offset (not given a value)."""
+def _added_args(fn: func.FuncOp) -> set[SSAValue]:
+    """The index arguments added into some view offset."""
     added: set[SSAValue] = set()
     for op in fn.walk():
         if isinstance(op, ConstructMemoryViewOp):
             added |= {a for a in _added_terms(op.offset, set()) if isinstance(a, BlockArgument)
                       and a.owner is fn.body.block and isinstance(a.type, IndexType)}
+    return added
+
+
+def buffer_arguments(fn: func.FuncOp) -> set[str]:
+    """The names of the arguments that take a buffer unless given a value (the pointers)."""
+    return {_arg_name(cast(BlockArgument, a)) for a in _added_args(fn)}
+
+
+def _classify(fn: func.FuncOp, ov: dict[str, _Override]) -> set[SSAValue]:
+    """The pointer arguments: index args added into some view offset (not given a value)."""
+    added = _added_args(fn)
     pointers: set[SSAValue] = set()
     for a in fn.args:
         o = ov.get(_arg_name(a))
@@ -637,9 +649,11 @@ def _place_scratchpad(spec: ArgumentSpec, infos: list[_ViewInfo], o: _Override |
     cursor[False] = _align(start_bytes + max(extent, 1) * et.itemsize)
 
 
-def make_inputs(specs: list[ArgumentSpec], seed: int = 0) -> dict[str, np.ndarray]:
-    """Seeded inputs for every pointer argument and fixed buffer, reproducible per (seed,
-    argument position; fixed buffers are numbered after the arguments).
+def make_inputs(specs: list[ArgumentSpec], seed: int = 0,
+                skip: Collection[str] = ()) -> dict[str, np.ndarray]:
+    """Seeded inputs for every pointer argument and fixed buffer not named in `skip` (arrays
+    the caller gives), reproducible per (seed, argument position; fixed buffers are numbered
+    after the arguments).
 
     Floats are drawn uniform in [-1, 1) in float32 and rounded to the element type (so an
     fp16 value may round to 1.0), a range where fp16 softmax and layer norm are well
@@ -650,7 +664,8 @@ def make_inputs(specs: list[ArgumentSpec], seed: int = 0) -> dict[str, np.ndarra
     """
     out: dict[str, np.ndarray] = {}
     for s in specs:
-        if s.kind not in ("pointer", "fixed") or s.shape is None or s.elem is None:
+        if (s.kind not in ("pointer", "fixed") or s.shape is None or s.elem is None
+                or s.name in skip):
             continue
         rng = np.random.default_rng([seed, s.index])
         et = s.elem
@@ -685,7 +700,7 @@ def check_input(spec: ArgumentSpec, value: Any) -> np.ndarray:
         raise KtirDiagnostic(f"error: input '{spec.name}' ({arr.dtype}) cannot fill a buffer "
                              f"of {spec.element_type}: {bad}")
     with np.errstate(all="ignore"):
-        out = arr.reshape(spec.shape).astype(spec.dtype)
+        out = arr.reshape(spec.shape).astype(spec.dtype, copy=False)  # no copy when it fits
     if et is not None and et.round is not None:
         out = et.round(out)
     return out

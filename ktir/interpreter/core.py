@@ -39,8 +39,12 @@ Fn = Callable[[list[Any]], Any]
 Handler = Callable[["Compiler", Operation], Fn]
 
 HANDLERS: dict[type[Operation], Handler] = {}
+# lanes mode (lanes.py): handlers of ops whose tile-by-tile closure cannot take a lane axis,
+# and ops whose tile-by-tile closure takes it as is when all their operands are tensors
+LANE_HANDLERS: dict[type[Operation], Handler] = {}
+LANE_TRANSPARENT: set[type[Operation]] = set()
 _HANDLER_MODULES = ("ops_arith", "ops_scf", "ops_tensor", "ops_linalg", "ops_ktdp",
-                    "intertile", "ops_spyreop")
+                    "intertile", "ops_spyreop", "ops_lanes", "ops_lanes_ktdp")
 
 
 def handles(*op_types: type[Operation]) -> Callable[[Handler], Handler]:
@@ -49,6 +53,17 @@ def handles(*op_types: type[Operation]) -> Callable[[Handler], Handler]:
     def deco(fn: Handler) -> Handler:
         for t in op_types:
             HANDLERS[t] = fn
+        return fn
+
+    return deco
+
+
+def lanes_handles(*op_types: type[Operation]) -> Callable[[Handler], Handler]:
+    """Register the lanes-mode compile function of one or more op classes."""
+
+    def deco(fn: Handler) -> Handler:
+        for t in op_types:
+            LANE_HANDLERS[t] = fn
         return fn
 
     return deco
@@ -164,8 +179,9 @@ def _contains_intertile(op: Operation) -> bool:
 class Compiler:
     """Compiles one function (and what it calls) into closures over a register list."""
 
-    def __init__(self) -> None:
+    def __init__(self, lanes: int = 0) -> None:
         _load_handlers()
+        self.lanes = lanes  # > 0: compile for lanes mode, one lane per tile (lanes.py)
         self.slots: dict[SSAValue, int] = {}
         self.nslots = 1
         self._suspending: dict[Operation, bool] = {}
@@ -205,9 +221,31 @@ class Compiler:
             if isinstance(res.type, TensorType):
                 _check_size(op, res.type)
         try:
-            return handler(self, op)
+            return self._lanes_op(op, handler) if self.lanes else handler(self, op)
         except UnsupportedType as e:
             raise compile_error(op, str(e)) from None
+
+    def _lanes_op(self, op: Operation, handler: Handler) -> Fn:
+        """An op in lanes mode: its lane-aware handler, its own closure when that takes lane
+        axes as is, else its tile-by-tile closure run once per lane (pure ops only)."""
+        from ktir.dialects.ktdp import GetComputeTileIdOp, StoreOp
+        from ktir.interpreter.lanes import NotBatchable, per_lane
+
+        lane_handler = LANE_HANDLERS.get(type(op))
+        if lane_handler is not None:
+            return lane_handler(self, op)
+        if type(op) in LANE_TRANSPARENT and all(
+                isinstance(v.type, TensorType) for v in (*op.operands, *op.results)):
+            return handler(self, op)
+        inner = list(op.walk())
+        if any(isinstance(o, StoreOp) for o in inner):
+            raise NotBatchable(f"{op.name} stores inside its regions")
+        self.lanes, lanes = 0, self.lanes
+        try:
+            fn = handler(self, op)
+        finally:
+            self.lanes = lanes
+        return per_lane(self, op, fn, any(isinstance(o, GetComputeTileIdOp) for o in inner))
 
     def compile_ops(self, ops: Sequence[Operation]) -> tuple[Fn, ...]:
         """Closures of the ops of a linalg body: scalar-typed ops run on whole arrays."""

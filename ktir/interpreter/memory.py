@@ -89,6 +89,7 @@ class Machine:
         self.scratchpad_bytes = scratchpad_bytes
         self.device = Memory("device memory", device_bytes, DEVICE_MEMORY_BYTES, True)
         self._pads: dict[int, Memory] = {}
+        self.touched = False  # a run has started on it
 
     def scratchpad(self, tile: int) -> Memory:
         m = self._pads.get(tile)
@@ -169,6 +170,10 @@ class _Plan:
             self.omax = tuple(b - p for b, p in zip(hi_ok, g.pmax))
         self.base = view.offset - sum(lk * s for lk, s in zip(lay.lo, strides))
         self.start = _start_fn(self.omin, self.omax, self.base, strides) if self.fast else None
+        # the same, for many base points at once (lanes mode)
+        self.omin_a = np.asarray(self.omin, dtype=np.int64)
+        self.omax_a = np.asarray(self.omax, dtype=np.int64)
+        self.strides_a = np.asarray(strides, dtype=np.int64)
         self.rel, self.rmin, self.rmax, contig = g.rel(strides, lay.strides)
         item = view.et.itemsize
         self.first = sum(p * s for p, s in zip(g.pmin, strides))

@@ -29,8 +29,9 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from ktir import affine
 from ktir.dialects import mlir_compat
+from ktir.interpreter import dtypes
 from ktir.interpreter.core import Compiler, Fn, compile_error, fail, handles
-from ktir.interpreter.dtypes import ElemType, elem_type
+from ktir.interpreter.dtypes import ElemType, elem_type, narrow_f16, widen_f16
 from ktir.interpreter.ops_arith import rounded
 from ktir.semantics import np_tdiv
 
@@ -60,16 +61,27 @@ def _reduce(uf: np.ufunc, x: np.ndarray, axes: tuple[int, ...], et: ElemType,
     return uf.reduce(x.astype(acc, copy=False), axis=axes)
 
 
+def _wide(v: Any, acc: np.dtype) -> Any:
+    """`v` as `acc` (float16 arrays widened by table)."""
+    if type(v) is np.ndarray and v.dtype == np.float16 and acc == np.float32:
+        return widen_f16(v)
+    return np.asarray(v).astype(acc, copy=False)
+
+
 def _finish(v: np.ndarray, et: ElemType) -> np.ndarray:
-    out = v if type(v) is np.ndarray and v.dtype == et.compute else np.asarray(v).astype(
-        et.compute)
+    if type(v) is np.ndarray and v.dtype == et.compute:
+        out = v
+    elif type(v) is np.ndarray and v.dtype == np.float32 and et.compute == np.float16:
+        out = narrow_f16(v)
+    else:
+        out = np.asarray(v).astype(et.compute)
     return et.round(out) if et.round is not None else out
 
 
 def _combine(uf: np.ufunc, init: np.ndarray, red: np.ndarray, et: ElemType,
              widen: bool) -> np.ndarray:
     acc = _acc_dtype(et, widen)
-    return _finish(uf(init.astype(acc, copy=False), red), et)
+    return _finish(uf(_wide(init, acc), red), et)
 
 
 # ---------------------------------------------------------------------------- operand plans
@@ -260,7 +272,7 @@ def _generic(c: Compiler, op: linalg.GenericOp) -> Fn:
                 uf, widen = _COMBINERS[type(f[0])]
                 init = arrays[len(ins) + i]
                 acc = _acc_dtype(out_ets[i], True)
-                red = np.einsum(es[0], *(arrays[j].astype(acc, copy=False) for j in es[1]))
+                red = np.einsum(es[0], *(_wide(arrays[j], acc) for j in es[1]))
                 results[i] = _combine(uf, init, red, out_ets[i], widen)
             else:
                 pending.append(i)
@@ -378,14 +390,20 @@ def _elementwise(c: Compiler, op: Operation) -> Fn:
     wide = np.float32 if et.is_float and et.itemsize < 4 and type(op) in (
         linalg.ExpOp, linalg.LogOp, linalg.SqrtOp) else None
 
+    fast16 = et.compute == np.float16 and f in (np.add, np.subtract, np.multiply, np.divide)
+
     def run(r: list[Any]) -> None:
         args = [r[i] for i in ins]
+        if fast16 and dtypes.is_big_f16(*args):
+            r[o] = dtypes.f16_binary(f, *args)
+            return
         if wide is not None:
-            args = [a.astype(wide) for a in args]
+            args = [_wide(a, np.dtype(wide)) for a in args]
         if f is np_tdiv and any(np.any(a == 0) for a in args[1:]):
             raise fail(op, r, "divides by zero")
         v = f(*args)
-        r[o] = np.asarray(v).astype(et.compute, copy=False)
+        r[o] = _finish(v, et) if et.round is None else np.asarray(v).astype(
+            et.compute, copy=False)
 
     return rounded(c, op, run)
 
@@ -427,20 +445,26 @@ def _transpose(c: Compiler, op: linalg.TransposeOp) -> Fn:
     return run
 
 
+def reduce_form(op: linalg.ReduceOp) -> tuple[np.ufunc, bool] | None:
+    """(numpy ufunc, widen) when the combiner is one associative op of the two arguments."""
+    block = op.region.block
+    if len(block.args) != 2:
+        return None
+    form = _reduction_form(block, block.args[1], cast(
+        linalg.YieldOp, block.last_op).arguments[0])
+    if form is None or form[1] is not block.args[0]:
+        return None
+    return _COMBINERS[type(form[0])]
+
+
 @handles(linalg.ReduceOp)
 def _reduce_op(c: Compiler, op: linalg.ReduceOp) -> Fn:
     a, init, o = c.slot(op.input), c.slot(op.init), c.slot(op.result[0])
     axes = tuple(op.dimensions.get_values())
     et = elem_type(op.result[0].type)
-    block = op.region.block
-    form = None
-    if len(block.args) == 2:
-        form = _reduction_form(block, block.args[1], cast(
-            linalg.YieldOp, block.last_op).arguments[0])
-        if form is not None and form[1] is not block.args[0]:
-            form = None
+    form = reduce_form(op)
     if form is not None:
-        uf, widen = _COMBINERS[type(form[0])]
+        uf, widen = form
 
         def run(r: list[Any]) -> None:
             red = _reduce(uf, r[a], axes, et, widen)
@@ -462,6 +486,24 @@ def _reduce_op(c: Compiler, op: linalg.ReduceOp) -> Fn:
     return run_seq
 
 
+def _matmul_spec(op: Operation) -> str | None:
+    """The einsum spec of a contraction's indexing maps; None for the plain (batched)
+    matmul, which np.matmul computes."""
+    letters = "abcdefgh"
+    subs = []
+    for m in cast(Any, op).indexing_maps.data:
+        dims = _dims_of(m.data)
+        if dims is None:
+            raise compile_error(op, "has an indexing map that is not a projected permutation")
+        subs.append("".join(letters[d] for d in dims))
+    spec = f"{subs[0]},{subs[1]}->{subs[2]}"
+    return None if spec in ("ac,cb->ab", "abd,adc->abc") else spec
+
+
+def plain_matmul(op: Operation) -> bool:
+    return _matmul_spec(op) is None
+
+
 @handles(linalg.MatmulOp, mlir_compat.LinalgBatchMatmulOp)
 def _matmul(c: Compiler, op: Operation) -> Fn:
     a, b = c.slots_of(cast(Any, op).inputs)
@@ -473,23 +515,11 @@ def _matmul(c: Compiler, op: Operation) -> Fn:
     (o,) = outs
     et = elem_type(cast(TensorType, op.results[0].type))
     acc = _acc_dtype(et, True)
-    letters = "abcdefgh"
-    subs = []
-    for m in cast(Any, op).indexing_maps.data:
-        dims = _dims_of(m.data)
-        if dims is None:
-            raise compile_error(op, "has an indexing map that is not a projected permutation")
-        subs.append("".join(letters[d] for d in dims))
-    spec: str | None = f"{subs[0]},{subs[1]}->{subs[2]}"
-    if spec in ("ac,cb->ab", "abd,adc->abc"):
-        spec = None  # the plain (batched) matmul
+    spec = _matmul_spec(op)
 
     def run(r: list[Any]) -> None:
-        x, y, z = r[a], r[b], r[init]
-        if spec is not None:
-            prod_ = np.einsum(spec, x.astype(acc, copy=False), y.astype(acc, copy=False))
-        else:
-            prod_ = np.matmul(x.astype(acc, copy=False), y.astype(acc, copy=False))
-        r[o] = _finish(z.astype(acc, copy=False) + prod_, et)
+        x, y, z = _wide(r[a], acc), _wide(r[b], acc), _wide(r[init], acc)
+        prod_ = np.einsum(spec, x, y) if spec is not None else np.matmul(x, y)
+        r[o] = _finish(z + prod_, et)
 
     return run

@@ -21,10 +21,14 @@ def _bind(body: Body, r: list[Any], values: list[Any]) -> None:
 
 @handles(scf.ForOp)
 def _for(c: Compiler, op: scf.ForOp) -> Fn:
+    return for_loop(c, op, c.compile_region(op.body))
+
+
+def for_loop(c: Compiler, op: scf.ForOp, body: Body) -> Fn:
+    """The loop of `op` around its compiled body."""
     lb, ub, st = c.slot(op.lb), c.slot(op.ub), c.slot(op.step)
     inits = c.slots_of(op.iter_args)
     outs = c.slots_of(op.res)
-    body = c.compile_region(op.body)
     iv = body.arg_slots[0]
     carried = body.arg_slots[1:]
     ys = body.term_slots

@@ -21,6 +21,7 @@ from xdsl.ir import Operation
 from ktir.diagnostics import KtirDiagnostic, op_error
 from ktir.interpreter.arguments import (
     ArgumentSpec,
+    buffer_arguments,
     check_input,
     kernel_grid_of,
     make_inputs,
@@ -47,6 +48,7 @@ class RunResult:
     outputs: dict[str, np.ndarray]
     fixed: list[ArgumentSpec] = field(default_factory=list)
     device_bytes: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint8))
+    vectorised: bool = False  # every tile ran at once (lanes.py), not one after another
 
     def buffer(self, name: str) -> ArgumentSpec:
         """The pointer argument or fixed buffer called `name`."""
@@ -128,24 +130,30 @@ def _read_back(machine: Machine, spec: ArgumentSpec) -> np.ndarray:
     assert spec.start is not None
     assert spec.shape is not None
     raw = machine.device.typed(et.storage)[spec.start: spec.start + spec.count]
-    vals = et.decode(raw) if et.decode is not None else raw.copy()
+    # no copy: the buffers are disjoint slices of device memory, which the run no longer uses
+    vals = et.decode(raw) if et.decode is not None else raw
     return vals.reshape(spec.shape)
 
 
 def run_kernel(module_or_path: Any, *, args: dict[str, Any] | None = None, seed: int = 0,
                scratchpad_bytes: int | None = None, function: str | None = None,
-               inputs: dict[str, Any] | None = None) -> RunResult:
+               inputs: dict[str, Any] | None = None,
+               vectorise: bool | None = None) -> RunResult:
     """Plan the arguments, run the kernel on every tile, collect the written buffers.
     `scratchpad_bytes`: per tile; None (e.g. a device that states no size) takes
-    DEFAULT_SCRATCHPAD_BYTES."""
+    DEFAULT_SCRATCHPAD_BYTES. `vectorise`: None runs every tile at once when that gives the
+    sequential result (lanes.py) and tile by tile otherwise; False always tile by tile; True
+    insists on lanes mode (raises when the kernel does not allow it; for tests)."""
     module = _load(module_or_path)
     fn = module if isinstance(module, func.FuncOp) else select_kernel(module, function)
     given = dict(inputs or {})
-    overrides = {k: (repr(v) if isinstance(v, float) else str(v)) for k, v in (args or {}).items()}
-    arrays = {k: v for k, v in given.items() if np.ndim(v) or isinstance(v, np.ndarray)}
+    overrides = {k: _value_text(k, v) for k, v in (args or {}).items()}
+    buffers = buffer_arguments(fn)
+    arrays = {k: v for k, v in given.items()
+              if np.ndim(v) or (isinstance(v, np.ndarray) and k in buffers)}
     for k, v in given.items():
-        if k not in arrays:
-            overrides.setdefault(k, repr(v) if isinstance(v, float) else str(v))
+        if k not in arrays:  # a number, or a 0-d array (an .npz holds scalars so)
+            overrides.setdefault(k, _value_text(k, v))
     specs, fixed = _plan(fn, overrides, arrays)
     by_name = {s.name: s for s in (*specs, *fixed)}
     for k in arrays:
@@ -155,20 +163,25 @@ def run_kernel(module_or_path: Any, *, args: dict[str, Any] | None = None, seed:
                            f"{', '.join(s.name for s in fixed) or 'none'})")
         if by_name[k].kind not in ("pointer", "fixed"):
             raise op_error(fn, f"argument '{k}' is a {by_name[k].kind}, not a buffer")
-    data = make_inputs(specs + fixed, seed)
-    for k, v in arrays.items():
-        data[k] = check_input(by_name[k], v)
+    placed = specs + fixed
+    made = make_inputs(placed, seed, skip=arrays)
+    data = {s.name: check_input(s, arrays[s.name]) if s.name in arrays else made[s.name]
+            for s in placed if s.name in arrays or s.name in made}
     grid = kernel_grid_of(fn)
     ntiles = int(np.prod(grid))
-    buffers = specs + fixed
-    device_bytes = max(((cast(int, s.start) + s.count) * s.elem.itemsize for s in buffers
+    device_bytes = max(((cast(int, s.start) + s.count) * s.elem.itemsize for s in placed
                         if s.memory == "global" and s.elem is not None), default=0)
     if scratchpad_bytes is None:
         scratchpad_bytes = DEFAULT_SCRATCHPAD_BYTES
-    machine = Machine(ntiles, scratchpad_bytes, device_bytes)
-    for s in buffers:
-        if s.kind in ("pointer", "fixed"):
-            _place(machine, s, data[s.name])
+
+    def fresh_machine() -> Machine:
+        m = Machine(ntiles, scratchpad_bytes, device_bytes)
+        for s in placed:
+            if s.kind in ("pointer", "fixed"):
+                _place(m, s, data[s.name])
+        return m
+
+    machine = fresh_machine()
     argv: list[Any] = []
     for s in specs:
         if s.kind == "pointer":
@@ -182,25 +195,31 @@ def run_kernel(module_or_path: Any, *, args: dict[str, Any] | None = None, seed:
     program = Program(fn)
     exchange = Exchange()
     contexts = [TileContext(t, tile_coords(t, grid), machine, exchange) for t in range(ntiles)]
+    vectorised = False
     # IEEE results (inf, nan, wrap-around) are values here, not warnings
     with np.errstate(all="ignore"):
-        if program.suspends:
+        if vectorise is not False and ntiles > 1 and not fixed:  # fixed buffers: tile by tile
+            vectorised = _run_lanes(fn, specs, machine, grid, contexts, argv, vectorise)
+            if not vectorised and machine.touched:
+                machine = fresh_machine()
+                for ctx in contexts:
+                    ctx.machine = machine
+        if vectorised:
+            pass  # done
+        elif program.suspends:
             run_grid([(ctx, program.body.run_gen(program.frame(ctx, argv)))
                       for ctx in contexts])
         else:
-            body = program.body
             for ctx in contexts:
-                body.run(program.frame(ctx, argv))
+                program.body.run(program.frame(ctx, argv))
     outputs = {}
-    for s in buffers:
+    for s in placed:
         if s.kind in ("pointer", "fixed") and s.memory == "global" and s.elem is not None:
             lo = cast(int, s.start) * s.elem.itemsize
             if _written(machine.device, lo, lo + s.count * s.elem.itemsize):
                 outputs[s.name] = _read_back(machine, s)
-    return RunResult(fn.sym_name.data, grid, specs, data, outputs, fixed,
-                     machine.device.buf.copy())
-
-
+    return RunResult(fn.sym_name.data, grid, specs, data, outputs, fixed=fixed,
+                     device_bytes=machine.device.buf.copy(), vectorised=vectorised)
 def _plan(fn: func.FuncOp, overrides: dict[str, str], arrays: dict[str, Any]
           ) -> tuple[list[ArgumentSpec], list[ArgumentSpec]]:
     """The argument plan and the fixed buffers; the given arrays' shapes serve only where the
@@ -217,6 +236,45 @@ def _plan(fn: func.FuncOp, overrides: dict[str, str], arrays: dict[str, Any]
         if k in arg_names:  # else a fixed buffer's name, checked once they are known
             plan.setdefault(k, tuple(np.shape(v)))
     return plan_kernel(fn, plan)
+
+
+def _run_lanes(fn: func.FuncOp, specs: list[ArgumentSpec], machine: Machine,
+               grid: tuple[int, ...], contexts: list[TileContext], argv: list[Any],
+               strict: bool | None) -> bool:
+    """Run every tile at once (lanes.py); False when the kernel must run tile by tile.
+    `strict` (tests): raise instead of falling back."""
+    from ktir.interpreter.core import Compiler
+    from ktir.interpreter.lanes import NotBatchable, check_batchable, lanes_context
+
+    try:
+        check_batchable(fn, {s.name for s in specs if s.kind == "pointer"})
+        program = Program(fn, Compiler(lanes=len(contexts)))
+    except (NotBatchable, KtirDiagnostic):
+        if strict:
+            raise
+        return False
+    machine.touched = True
+    try:
+        ctx = lanes_context(machine, grid, contexts)
+        program.body.run(program.frame(ctx, argv))
+        ctx.writes.check()
+    except Exception:
+        if strict:
+            raise
+        return False
+    return True
+
+
+def _value_text(name: str, v: Any) -> str:
+    """A scalar input as the text of `--arg NAME=VALUE`."""
+    if isinstance(v, np.ndarray | np.generic):
+        if v.dtype.kind not in "biuf":
+            raise KtirDiagnostic(f"error: input '{name}' is a scalar of type {v.dtype}, not a "
+                                 "number")
+        v = v.item()
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return repr(v) if isinstance(v, float) else str(v)
 
 
 def _scalar_value(s: ArgumentSpec) -> Any:

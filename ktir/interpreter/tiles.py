@@ -75,8 +75,9 @@ class Geometry:
         if self._pts is None:
             assert self.perm is not None
             pts = np.empty((self.n, len(self.perm)), dtype=np.int64)
-            for j, (k, ax) in enumerate(zip(self.perm, self._axes())):
-                pts[:, k] = np.broadcast_to(ax, self.shape).reshape(-1)
+            if self.n:  # an empty set has no bounds to enumerate from
+                for j, (k, ax) in enumerate(zip(self.perm, self._axes())):
+                    pts[:, k] = np.broadcast_to(ax, self.shape).reshape(-1)
             self._pts = pts
         return self._pts
 

@@ -105,3 +105,23 @@ def test_bad_argument_values():
     with pytest.raises(KtirDiagnostic, match="input 'X' has shape 5 but the kernel's buffer "
                        "is 64"):
         run_kernel(path, args={"n": 4}, inputs={"X": np.zeros(5, np.float32)})
+
+
+SOFTMAX = Path(__file__).resolve().parents[3] / "examples" / "kernels" / "softmax.mlir"
+
+
+@pytest.mark.parametrize("value", [np.array(40), np.int64(40), np.array(40, np.int32), 40])
+def test_a_scalar_input_is_a_number_or_a_0d_array(value):
+    """An .npz holds scalars as 0-d arrays: they bind scalar arguments like --arg does."""
+    got = run_kernel(SOFTMAX, inputs={"M": value}, seed=1)
+    want = run_kernel(SOFTMAX, args={"M": "40"}, seed=1)
+    np.testing.assert_array_equal(got.outputs["Y"], want.outputs["Y"])
+
+
+@pytest.mark.parametrize(("value", "match"), [
+    (np.array("40"), r"input 'M' is a scalar of type <U2, not a number"),
+    (np.array(40.5), r"argument 'M' of type index cannot take the value '40.5'"),
+    (np.array([40]), r"argument 'M' is not an address any memory view is built on"),
+])
+def test_a_bad_scalar_input_is_an_error(value, match):
+    fails(SOFTMAX, match, inputs={"M": value})

@@ -1,10 +1,13 @@
 """ktdp semantics: views, masking, access-tile shapes and orders, distributed views,
 indirect gathers and scatters, tensor bases, runtime arguments, grid numbering (D2)."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from ktir.diagnostics import KtirDiagnostic
+from ktir.interpreter import run_kernel
 from tests.ktir.interpreter.kernels import run_text
 
 HEAD = """#id = affine_map<(d0, d1) -> (d0, d1)>
@@ -203,3 +206,16 @@ func.func @k(%X: index, %P: index, %Y: index) attributes {grid = [1]} {
     expected[p] = x[:4].T
     np.testing.assert_array_equal(r.outputs["Y"], expected)
     assert r.specs[1].int_range == (0, 7)
+
+
+def test_indirect_tile_over_an_empty_variable_space_moves_nothing():
+    path = Path(__file__).resolve().parents[3] / "filecheck" / "ktir" / "interpreter" / \
+        "Inputs" / "empty-indirect.mlir"
+    y = np.arange(32, dtype=np.float32).reshape(8, 4)
+    p = np.array([3, 1, 2, 0], dtype=np.int64)
+    assert run_kernel(path, args={"n": 0}, inputs={"Y": y, "P": p}).outputs == {}
+    got = run_kernel(path, args={"n": 2}, inputs={"Y": y, "P": p})
+    x = got.inputs["X"]
+    expected = y.copy()
+    expected[p[:2]] = x[p[:2]]
+    np.testing.assert_array_equal(got.outputs["Y"], expected)
