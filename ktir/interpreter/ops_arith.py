@@ -2,7 +2,8 @@
 
 Integer scalars are Python ints in two's-complement range of their width (`index` is 64-bit);
 integer tensors are numpy arrays of that width, which wrap natively. Float ops run on numpy
-scalars/arrays of the result's width, so f16 stays f16. The `math` functions of f16, bf16 and
+scalars/arrays of the result's width; f16 values are float32 carriers (dtypes.py) rounded after
+each op, with the bits numpy's float16 arithmetic gives. The `math` functions of f16, bf16 and
 df16 values are evaluated in float32 and rounded once to the result type; f32 in float32, f64
 in float64; `erf` is evaluated in float64 (numpy has none) and rounded. Division by zero is an
 error rather than poison.
@@ -28,7 +29,7 @@ from xdsl.ir import Operation
 from ktir.dialects import mlir_compat
 from ktir.interpreter import dtypes
 from ktir.interpreter.core import Compiler, Fn, compile_error, fail, handles
-from ktir.interpreter.dtypes import ElemType, elem_type
+from ktir.interpreter.dtypes import ElemType, value_type
 from ktir.semantics import (
     ceildiv,
     int_bounds,
@@ -44,8 +45,9 @@ from ktir.semantics import (
 
 
 def rounded(c: Compiler, op: Operation, fn: Fn) -> Fn:
-    """Wrap `fn` so that emulated-float results (df16, bf16) are rounded after it runs."""
-    outs = [(c.slot(v), et.round, scalar_rounder(et)) for v in op.results
+    """Wrap `fn` so that results held as float32 carriers (f16, df16, bf16) are rounded
+    after it runs."""
+    outs = [(c.slot(v), et.round, _scalar_round(et)) for v in op.results
             if (et := _float_elem(v.type)) is not None and et.round is not None]
     if not outs:
         return fn
@@ -54,14 +56,21 @@ def rounded(c: Compiler, op: Operation, fn: Fn) -> Fn:
         fn(r)
         for s, rnd, rnd_scalar in outs:
             v = r[s]
-            r[s] = rnd(v) if isinstance(v, np.ndarray) else np.float32(rnd_scalar(v))
+            r[s] = rnd(v) if isinstance(v, np.ndarray) else rnd_scalar(v)
 
     return run
 
 
+def _scalar_round(et: ElemType) -> Callable[[Any], Any]:
+    if et is dtypes.F16_CARRIER:
+        return lambda v: dtypes.scalar(v, et)
+    rnd = scalar_rounder(et)
+    return lambda v: np.float32(rnd(v))
+
+
 def _float_elem(t: Any) -> ElemType | None:
     try:
-        et = elem_type(t)
+        et = value_type(t)
     except dtypes.UnsupportedType:
         return None
     return et if et.is_float else None
@@ -110,7 +119,7 @@ _UNSIGNED: dict[type[Operation], Callable[[Any, Any], Any]] = {
 def _int_binary(c: Compiler, op: Operation) -> Fn:
     a, b = c.slots_of(op.operands)
     o = c.slot(op.results[0])
-    et = elem_type(op.results[0].type)
+    et = value_type(op.results[0].type)
     kind = type(op)
     check_zero = kind in _DIVIDES
 
@@ -165,7 +174,7 @@ def _int_binary(c: Compiler, op: Operation) -> Fn:
 def _shift(c: Compiler, op: Operation) -> Fn:
     a, b = c.slots_of(op.operands)
     o = c.slot(op.results[0])
-    et = elem_type(op.results[0].type)
+    et = value_type(op.results[0].type)
     w = et.width
     kind = type(op)
 
@@ -208,7 +217,7 @@ def _cmpi(c: Compiler, op: arith.CmpiOp) -> Fn:
     a, b, o = c.slot(op.lhs), c.slot(op.rhs), c.slot(op.result)
     pred = op.predicate.value.data
     f = _CMPI[pred]
-    et = elem_type(op.lhs.type)
+    et = value_type(op.lhs.type)
     unsigned = pred >= 6
     if c.shaped(op.result.type):
         def run_t(r: list[Any]) -> None:
@@ -247,7 +256,7 @@ def _float_binary(c: Compiler, op: Operation) -> Fn:
     a, b = c.slots_of(op.operands)
     o = c.slot(op.results[0])
     f = _FLOAT_BINARY[type(op)]
-    et = elem_type(op.results[0].type)
+    et = value_type(op.results[0].type)
     if et.compute == np.float64 and not c.shaped(op.results[0].type):
         def run64(r: list[Any]) -> None:
             r[o] = float(f(r[a], r[b]))
@@ -255,10 +264,13 @@ def _float_binary(c: Compiler, op: Operation) -> Fn:
         return rounded(c, op, run64)
     if type(op) in (mathd.PowFOp, mathd.Atan2Op) and et.compute != np.float64:
         return rounded(c, op, _via_f32(lambda x, y: f(x, y), (a, b), o, et))
-    if et.compute == np.float16 and type(op) in _F16_FAST:
+    if et is dtypes.F16_CARRIER:
         def run16(r: list[Any]) -> None:
             x, y = r[a], r[b]
-            r[o] = dtypes.f16_binary(f, x, y) if dtypes.is_big_f16(x, y) else f(x, y)
+            if type(x) is np.ndarray or type(y) is np.ndarray:
+                r[o] = dtypes.f16_ufunc(f, x, y)
+            else:  # numpy's float16 scalar arithmetic
+                r[o] = np.float32(f(np.float16(x), np.float16(y)))
 
         return run16
 
@@ -268,30 +280,15 @@ def _float_binary(c: Compiler, op: Operation) -> Fn:
     return rounded(c, op, run)
 
 
-# float16 ops that dtypes.f16_binary computes faster than numpy, with the same bits
-_F16_FAST = (arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp)
-
-
 def _via_f32(f: Callable[..., Any], ins: tuple[int, ...], o: int, et: ElemType) -> Fn:
-    """Evaluate in float32 (float16 inputs) and round once to the result type."""
+    """Evaluate in float32 (or float64 for f64) and round once to the result type."""
     wide = np.float32 if et.compute != np.float64 else np.float64
     out = et.compute
 
-    def widened(v: Any) -> Any:
-        if not isinstance(v, np.ndarray):
-            return wide(v)
-        if v.dtype == np.float16 and wide is np.float32:
-            return dtypes.widen_f16(v)
-        return v.astype(wide, copy=False)
-
     def run(r: list[Any]) -> None:
-        v = f(*(widened(r[i]) for i in ins))
-        if not isinstance(v, np.ndarray):
-            r[o] = out.type(v)
-        elif out == np.float16 and v.dtype == np.float32:
-            r[o] = dtypes.narrow_f16(v)
-        else:
-            r[o] = v.astype(out)
+        v = f(*(np.asarray(r[i]).astype(wide, copy=False) if isinstance(r[i], np.ndarray)
+                else wide(r[i]) for i in ins))
+        r[o] = v.astype(out) if isinstance(v, np.ndarray) else out.type(v)
 
     return run
 
@@ -361,16 +358,15 @@ def _select(c: Compiler, op: arith.SelectOp) -> Fn:
 
 def constant_value(op: Operation, value: Any, t: Any) -> Any:
     """The interpreter value of a constant attribute of type `t` (read-only arrays)."""
-    et = elem_type(t)
+    et = value_type(t)
     if isinstance(value, DenseIntOrFPElementsAttr):
         vals = value.get_values()
         shape = tuple(cast(TensorType, t).get_shape())
         if et.width == 1:
             arr = np.array([v != 0 for v in vals], dtype=np.bool_)
         elif et.is_float:
-            arr = np.array(vals, dtype=np.float64).astype(et.compute)
-            if et.round is not None:
-                arr = et.round(arr)
+            arr = np.array(vals, dtype=np.float64)
+            arr = et.round(arr) if et.round is not None else arr.astype(et.compute)
         else:
             arr = np.array([wrap_int(int(v), et.width) for v in vals], dtype=et.compute)
         arr = arr.reshape(shape) if arr.size == int(np.prod(shape)) else np.broadcast_to(
@@ -402,15 +398,10 @@ def _constant(c: Compiler, op: arith.ConstantOp) -> Fn:
 def cast_value(v: Any, src: ElemType, dst: ElemType, unsigned: bool = False) -> Any:
     """Convert a scalar or array between element types (MLIR cast semantics)."""
     if isinstance(v, np.ndarray):
-        if v.dtype == np.float16 and dst.compute == np.float32 and dst.round is None:
-            return dtypes.widen_f16(v)
-        if v.dtype == np.float32 and dst.compute == np.float16:
-            return dtypes.narrow_f16(v)
         if unsigned and not src.is_float and src.width > 1:
             v = _unsigned(v, src)
-        if dst.is_float:
-            out = v.astype(dst.compute)
-            return dst.round(out) if dst.round is not None else out
+        if dst.is_float:  # f16 carriers round float64 once, directly
+            return dst.round(v) if dst.round is not None else v.astype(dst.compute)
         if src.is_float:
             t = np.nan_to_num(np.trunc(v.astype(np.float64)))
             if unsigned:
@@ -439,7 +430,7 @@ _UNSIGNED_CASTS = (arith.UIToFPOp, arith.FPToUIOp, arith.ExtUIOp, mlir_compat.In
 @handles(*_SIGNED_CASTS, *_UNSIGNED_CASTS)
 def _cast(c: Compiler, op: Operation) -> Fn:
     a, o = c.slot(op.operands[0]), c.slot(op.results[0])
-    src, dst = elem_type(op.operands[0].type), elem_type(op.results[0].type)
+    src, dst = value_type(op.operands[0].type), value_type(op.results[0].type)
     unsigned = isinstance(op, _UNSIGNED_CASTS)
 
     def run(r: list[Any]) -> None:
@@ -451,7 +442,7 @@ def _cast(c: Compiler, op: Operation) -> Fn:
 @handles(arith.BitcastOp)
 def _bitcast(c: Compiler, op: arith.BitcastOp) -> Fn:
     a, o = c.slot(op.input), c.slot(op.result)
-    src, dst = elem_type(op.input.type), elem_type(op.result.type)
+    src, dst = value_type(op.input.type), value_type(op.result.type)
 
     def run(r: list[Any]) -> None:
         v = r[a]
@@ -487,14 +478,17 @@ _MATH_UNARY: dict[type[Operation], Callable[[Any], Any]] = {
 def _math_unary(c: Compiler, op: Operation) -> Fn:
     a, o = c.slot(op.operands[0]), c.slot(op.results[0])
     f = _MATH_UNARY[type(op)]
-    et = elem_type(op.results[0].type)
+    et = value_type(op.results[0].type)
     if type(op) is mathd.ErfOp:
         out = et.compute
 
         def run_erf(r: list[Any]) -> None:
             x = r[a]
             v = dtypes.erf(np.asarray(x, dtype=np.float64))
-            r[o] = np.asarray(v).astype(out) if isinstance(x, np.ndarray) else out.type(v)
+            if isinstance(x, np.ndarray):
+                r[o] = np.asarray(v).astype(out) if et.round is None else et.round(v)
+            else:
+                r[o] = dtypes.scalar(float(v), et)
 
         return rounded(c, op, run_erf)
     return rounded(c, op, _via_f32(f, (a,), o, et))
@@ -503,7 +497,7 @@ def _math_unary(c: Compiler, op: Operation) -> Fn:
 @handles(mathd.FmaOp)
 def _fma(c: Compiler, op: Operation) -> Fn:
     a, b, d = c.slots_of(op.operands)
-    et = elem_type(op.results[0].type)
+    et = value_type(op.results[0].type)
     return rounded(c, op, _via_f32(lambda x, y, z: x * y + z, (a, b, d), c.slot(op.results[0]),
                                    et))
 
@@ -511,7 +505,7 @@ def _fma(c: Compiler, op: Operation) -> Fn:
 @handles(mathd.FPowIOp)
 def _fpowi(c: Compiler, op: Operation) -> Fn:
     a, b = c.slots_of(op.operands)
-    et = elem_type(op.results[0].type)
+    et = value_type(op.results[0].type)
     return rounded(c, op, _via_f32(np.power, (a, b), c.slot(op.results[0]), et))
 
 
@@ -551,7 +545,7 @@ def _int_math(kind: type[Operation], x: Any, y: Any, et: ElemType) -> Any:
 def _math_int(c: Compiler, op: Operation) -> Fn:
     ins = c.slots_of(op.operands)
     o = c.slot(op.results[0])
-    et = elem_type(op.results[0].type)
+    et = value_type(op.results[0].type)
     kind = type(op)
 
     def run(r: list[Any]) -> None:

@@ -181,7 +181,6 @@ def run_kernel(module_or_path: Any, *, args: dict[str, Any] | None = None, seed:
                                    getattr(t, "upperbound_value", None)))
         else:
             argv.append(_scalar_value(s))
-    program = Program(fn)
     exchange = Exchange()
     contexts = [TileContext(t, tile_coords(t, grid), machine, exchange) for t in range(ntiles)]
     vectorised = False
@@ -193,14 +192,14 @@ def run_kernel(module_or_path: Any, *, args: dict[str, Any] | None = None, seed:
                 machine = fresh_machine()
                 for ctx in contexts:
                     ctx.machine = machine
-        if vectorised:
-            pass  # done
-        elif program.suspends:
-            run_grid([(ctx, program.body.run_gen(program.frame(ctx, argv)))
-                      for ctx in contexts])
-        else:
-            for ctx in contexts:
-                program.body.run(program.frame(ctx, argv))
+        if not vectorised:  # tile by tile (D2: in linear-id order)
+            program = Program(fn)
+            if program.suspends:
+                run_grid([(ctx, program.body.run_gen(program.frame(ctx, argv)))
+                          for ctx in contexts])
+            else:
+                for ctx in contexts:
+                    program.body.run(program.frame(ctx, argv))
     outputs = {}
     for s in specs:
         if s.kind == "pointer" and s.memory == "global" and s.elem is not None:
@@ -251,6 +250,8 @@ def _value_text(name: str, v: Any) -> str:
 
 def _scalar_value(s: ArgumentSpec) -> Any:
     assert s.dtype is not None
+    if s.dtype == np.float16:  # held as a float32 carrier inside the kernel
+        return np.float32(np.float16(s.value))
     if s.dtype.kind == "f":
         return float(cast(Any, s.value)) if s.dtype == np.float64 else s.dtype.type(s.value)
     return int(cast(Any, s.value))
