@@ -213,10 +213,12 @@ def _round_f16(x: np.ndarray) -> tuple[np.ndarray, bool]:
     small = a.min() < 0x387FFFFF  # a nonzero value below the smallest normal half
     out = r.view(np.float32)
     if small:  # subnormal halves: multiples of 2**-24 (0.5 + v rounds v so, ties to even)
-        tiny = np.abs(x)
+        at = np.flatnonzero(a < np.uint32(0x387FFFFF))  # usually few: work on those alone
+        v = x.reshape(-1)[at]
+        tiny = np.abs(v)
         tiny += np.float32(0.5)
         tiny -= np.float32(0.5)
-        np.copyto(out, np.copysign(tiny, x), where=a < np.uint32(0x387FFFFF))
+        out.reshape(-1)[at] = np.copysign(tiny, v)
     if big:
         a += np.uint32(1)
         nan = u & np.uint32(0xFFFFE000)  # the payload fp16 keeps, never emptied
