@@ -1,17 +1,20 @@
 """MLIR element types as numpy dtypes, and the numerics numpy lacks (df16, bf16, erf).
 
 Values in the interpreter are numpy arrays (tensors) or scalars: `index` and integer scalars are
-Python ints kept in two's-complement range (D3: `index` is 64-bit signed), `f16`/`f32` scalars
-are numpy scalars of that width, `f64` scalars Python floats. `!spyreop.df16` (1-6-9, IEEE
-convention, bias 31) and `bf16` have no numpy dtype: they travel as float32 arrays whose values
-are already rounded to the narrow format ("carrier" values), are rounded again after every op
-that produces one, and are stored in memory as 16-bit patterns.
+Python ints kept in two's-complement range (D3: `index` is 64-bit signed), `f32` scalars are
+numpy float32 scalars, `f64` scalars Python floats. `f16`, `bf16` and `!spyreop.df16` (1-6-9,
+IEEE convention, bias 31) travel as float32 arrays and scalars whose values are already rounded
+to the narrow format ("carrier" values), are rounded again after every op that produces one,
+and are stored in memory as 16-bit patterns (`value_type`; f16 gives numpy's float16 bits,
+see "f16 carriers"). Buffers, and the arrays a caller gives or gets, have the plain dtypes of
+`elem_type` (float16 for f16).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -142,16 +145,18 @@ def decode_bf16(b: np.ndarray) -> np.ndarray:
     return (np.asarray(b, dtype=np.uint16).astype(np.uint32) << np.uint32(16)).view(np.float32)
 
 
-# ---------------------------------------------------------------------------- fast f16
+# ---------------------------------------------------------------------------- f16 carriers
 
 # numpy's float16 arithmetic converts every element to float32 and back one at a time (about
-# 12 ns an element here); a table lookup and a few integer passes do the same conversions,
-# bit for bit, several times faster on large arrays.
+# 12 ns an element here). Inside a kernel the interpreter therefore holds f16 values the way it
+# holds bf16 and df16 ones: as float32 "carriers" already rounded to f16, rounded again after
+# every op (`round_f16`, a few integer passes), converted to fp16 bits only in memory
+# (`narrow_f16`, `widen_f16`). The bits are those of numpy's float16 (see `f16_ufunc`).
 
 # every fp16 bit pattern as float32
 F16_TO_F32 = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(np.float16).astype(
     np.float32)
-_NARROW_MIN = 4096  # below this many elements numpy's own conversion is faster
+_FAST_MIN = 2048  # below this many elements numpy's own conversions are faster
 
 
 def widen_f16(x: np.ndarray) -> np.ndarray:
@@ -162,9 +167,10 @@ def widen_f16(x: np.ndarray) -> np.ndarray:
 def narrow_f16(x: np.ndarray) -> np.ndarray:
     """float32 array -> float16, rounded to nearest even, bit for bit as numpy's `astype`
     (overflow to inf, subnormals, NaN payloads; checked on all 2**32 inputs)."""
-    if x.size < _NARROW_MIN:
+    x = np.asarray(x)
+    if x.size < _FAST_MIN or x.dtype != np.float32:
         return x.astype(np.float16)
-    u = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
+    u = np.ascontiguousarray(x).view(np.uint32)
     a = u & np.uint32(0x7FFFFFFF)
     h = a >> np.uint32(13)
     h &= np.uint32(1)
@@ -184,40 +190,85 @@ def narrow_f16(x: np.ndarray) -> np.ndarray:
     sign = u >> np.uint32(16)
     sign &= np.uint32(0x8000)
     h |= sign
-    return h.astype(np.uint16).view(np.float16).reshape(np.shape(x))
+    return h.astype(np.uint16).view(np.float16).reshape(x.shape)
 
 
-def f16_binary(f: np.ufunc, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """`f` (add, subtract, multiply, divide) on float16 operands as numpy computes it: each
-    element in float32, rounded once. Where both operands are NaN, which payload survives
-    is numpy's float16 loop's choice, so those elements are left to it."""
-    xw = widen_f16(x) if type(x) is np.ndarray else np.float32(x)
-    yw = widen_f16(y) if type(y) is np.ndarray else np.float32(y)
-    r = f(xw, yw)
-    out = narrow_f16(r)
-    if not np.isfinite(r).all():
-        nan = np.isnan(r)
+def _round_f16(x: np.ndarray) -> tuple[np.ndarray, bool]:
+    """(x rounded to f16 as float32, whether every value was in the normal range)."""
+    if x.dtype == np.float64:  # rounded once, directly, as numpy does
+        return widen_f16(np.asarray(x.astype(np.float16))), False
+    x = np.asarray(x, dtype=np.float32)
+    if x.size < _FAST_MIN:
+        return widen_f16(np.asarray(x.astype(np.float16))), False
+    x = np.ascontiguousarray(x)
+    u = x.view(np.uint32)
+    r = u >> np.uint32(13)
+    r &= np.uint32(1)
+    r += u
+    r += np.uint32(0x0FFF)  # ties to even at the 13th mantissa bit: a normal half
+    r &= np.uint32(0xFFFFE000)
+    a = u & np.uint32(0x7FFFFFFF)
+    big = a.max() >= 0x477FF000  # overflow to inf, inf, NaN
+    a -= np.uint32(1)  # zero wraps around to the top
+    small = a.min() < 0x387FFFFF  # a nonzero value below the smallest normal half
+    out = r.view(np.float32)
+    if small:  # subnormal halves: multiples of 2**-24 (0.5 + v rounds v so, ties to even)
+        at = np.flatnonzero(a < np.uint32(0x387FFFFF))  # usually few: work on those alone
+        v = x.reshape(-1)[at]
+        tiny = np.abs(v)
+        tiny += np.float32(0.5)
+        tiny -= np.float32(0.5)
+        out.reshape(-1)[at] = np.copysign(tiny, v)
+    if big:
+        a += np.uint32(1)
+        nan = u & np.uint32(0xFFFFE000)  # the payload fp16 keeps, never emptied
+        nan |= np.where(nan & np.uint32(0x7FFFFF), np.uint32(0), np.uint32(0x2000))
+        inf = (u & np.uint32(0x80000000)) | np.uint32(0x7F800000)
+        np.copyto(r, np.where(a > np.uint32(0x7F800000), nan, inf),
+                  where=a >= np.uint32(0x477FF000))
+    return out.reshape(x.shape), not (small or big)
+
+
+def round_f16(x: Any) -> np.ndarray:
+    """Values -> float32 carriers rounded to f16 (ties to even), bit for bit
+    `widen_f16(narrow_f16(x))`; float64 input is rounded once, directly."""
+    return _round_f16(np.asarray(x))[0]
+
+
+# numpy's float16 max/min loops: which operand they return (signed zeros, NaN payloads)
+_F16_SELECT: dict[Any, Callable[[Any, Any], Any]] = {
+    np.maximum: lambda x, y: np.where((x >= y) | np.isnan(x), x, y),
+    np.minimum: lambda x, y: np.where((x <= y) | np.isnan(x), x, y),
+    np.fmax: lambda x, y: np.where((x >= y) | np.isnan(y), x, y),
+    np.fmin: lambda x, y: np.where((x <= y) | np.isnan(y), x, y),
+}
+
+
+def f16_ufunc(f: np.ufunc, *args: Any) -> np.ndarray:
+    """`f` on f16 carriers, bit for bit as numpy's float16 loop computes it on the fp16
+    values: max/min pick an operand as that loop does; arithmetic is done in float32 and
+    rounded once, and where the result is NaN (the payload is that loop's choice) it is
+    computed by that loop."""
+    pick = _F16_SELECT.get(f)
+    if pick is not None:
+        return np.asarray(pick(*args), dtype=np.float32)
+    out, normal = _round_f16(np.asarray(f(*args)))
+    if not normal:
+        nan = np.isnan(out)
         if nan.any():
-            out[nan] = f(np.broadcast_to(x, out.shape)[nan], np.broadcast_to(y, out.shape)[nan])
+            out = out.copy() if not out.flags.writeable else out
+            ins = [narrow_f16(np.broadcast_to(np.asarray(a, np.float32), out.shape)[nan])
+                   for a in args]
+            out[nan] = widen_f16(np.asarray(f(*ins)))
     return out
-
-
-def is_big_f16(x: object, y: object) -> bool:
-    """Whether f16_binary pays on these operands (float16, at least one a large array)."""
-    big = False
-    for v in (x, y):
-        if type(v) is np.ndarray:
-            if v.dtype != np.float16:
-                return False
-            big = big or v.size >= _NARROW_MIN
-        elif not isinstance(v, np.float16):
-            return False
-    return big
 
 
 # ---------------------------------------------------------------------------- the type table
 
 _F16 = ElemType("f16", np.dtype(np.float16), np.dtype(np.float16), is_float=True)
+# f16 as values inside a kernel (see "f16 carriers"); `_F16` is how buffers hold it
+F16_CARRIER = ElemType("f16", np.dtype(np.float16), np.dtype(np.float32), is_float=True,
+                       round=round_f16, encode=narrow_f16, decode=widen_f16)
 _F32 = ElemType("f32", np.dtype(np.float32), np.dtype(np.float32), is_float=True)
 _F64 = ElemType("f64", np.dtype(np.float64), np.dtype(np.float64), is_float=True)
 _DF16 = ElemType("!spyreop.df16", np.dtype(np.uint16), np.dtype(np.float32), is_float=True,
@@ -255,6 +306,14 @@ def elem_type(t: Attribute) -> ElemType:
     raise UnsupportedType(f"type {t} is not supported by the interpreter")
 
 
+def value_type(t: Attribute) -> ElemType:
+    """The ElemType of a value of type `t` inside a kernel: as `elem_type`, except that f16
+    is held as float32 carriers (`F16_CARRIER`); `elem_type` describes buffers and the
+    arrays a caller gives or gets."""
+    et = elem_type(t)
+    return F16_CARRIER if et is _F16 else et
+
+
 NUMPY_NAMES = {"f16": "float16", "f32": "float32", "f64": "float64", "index": "int64",
                "i1": "bool", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
                "!spyreop.df16": "float32", "bf16": "float32"}
@@ -270,6 +329,8 @@ def is_shaped(t: Attribute) -> bool:
 def scalar(value: object, et: ElemType) -> object:
     """A Python/numpy value as this project's scalar representation of `et`."""
     if et.is_float:
+        if et is F16_CARRIER:  # rounded once, from the value itself
+            return np.float32(np.float16(value))  # type: ignore[arg-type]
         if et.round is not None:
             return np.float32(scalar_rounder(et)(value))  # type: ignore[arg-type]
         if et.compute == np.float64:

@@ -31,7 +31,7 @@ from ktir.dialects.ktdp import (
 )
 from ktir.dialects.ktdp_intertile import dependency_sources, group_ids, group_members
 from ktir.interpreter.core import Compiler, Fn, TileContext, Wait, compile_error, fail, handles
-from ktir.interpreter.dtypes import elem_type
+from ktir.interpreter.dtypes import value_type
 
 Key = tuple[Operation, int, int]  # (produce op, instance, group)
 
@@ -195,7 +195,7 @@ def _consume(c: Compiler, op: InterTileConsumeOp) -> Fn:
     cset = op.consumer_tiles_per_group.data
     dep = op.producer_dependency_per_consumer
     zeros: Callable[[], list[Any]] = lambda: [  # noqa: E731
-        np.zeros(cast(TensorType, t).get_shape(), dtype=elem_type(t).compute) for t in rtypes]
+        np.zeros(cast(TensorType, t).get_shape(), dtype=value_type(t).compute) for t in rtypes]
 
     def run(r: list[Any]) -> Iterator[Wait]:
         ctx: TileContext = r[0]

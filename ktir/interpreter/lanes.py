@@ -50,7 +50,7 @@ from ktir.dialects.ktdp import (
 )
 from ktir.dialects.spyreop import DF16Type
 from ktir.interpreter.core import TileContext
-from ktir.interpreter.dtypes import ElemType, elem_type, from_array_item
+from ktir.interpreter.dtypes import ElemType, from_array_item, value_type
 
 if TYPE_CHECKING:
     from ktir.interpreter.core import Compiler, Fn
@@ -226,7 +226,7 @@ def _outer_reads(op: Operation) -> list[SSAValue]:
 
 def _elem_or_none(t: Attribute) -> ElemType | None:
     try:
-        return elem_type(t)
+        return value_type(t)
     except Exception:
         return None
 
@@ -361,8 +361,8 @@ def check_batchable(fn: func.FuncOp, pointer_names: set[str]) -> None:
                 raise NotBatchable("a buffer is both stored to and loaded from")
     for i, (sv, sk) in enumerate(stored):
         for tv, tk in stored[i + 1:]:
-            if (not sk or not tk or sk & tk) and (elem_type(sv.result.type).itemsize !=
-                                                  elem_type(tv.result.type).itemsize):
+            if (not sk or not tk or sk & tk) and (value_type(sv.result.type).itemsize !=
+                                                  value_type(tv.result.type).itemsize):
                 raise NotBatchable("a buffer is stored with several element sizes")
 
 

@@ -261,15 +261,17 @@ class View:
             vals, _ = self.read_points(coords, op, r, strict=False)
             return assemble(vals, g.flatpos, g.shape, g.identity, self.et.compute)
         typed, start = got
+        dec = self.et.decode
         if p.mode == _CONTIG:
             a = start + p.rmin
-            vals = typed[a: a + g.n].reshape(g.shape).copy()
+            vals = typed[a: a + g.n].reshape(g.shape)
         elif p.mode == _STRIDED:
-            vals = as_strided(typed[start + p.first:], shape=g.shape, strides=p.bstrides).copy()
+            vals = as_strided(typed[start + p.first:], shape=g.shape, strides=p.bstrides)
         else:
             vals = assemble(typed[start + p.rel], g.flatpos, g.shape, g.identity,
                             self.et.storage)
-        return self.et.decode(vals) if self.et.decode is not None else vals
+            return dec(vals) if dec is not None else vals
+        return dec(vals) if dec is not None else vals.copy()  # never a view of memory
 
     def write(self, origin: tuple[int, ...], g: Geometry, data: np.ndarray, op: Operation,
               r: list[Any]) -> None:

@@ -2,7 +2,8 @@
 
 Integer scalars are Python ints in two's-complement range of their width (`index` is 64-bit);
 integer tensors are numpy arrays of that width, which wrap natively. Float ops run on numpy
-scalars/arrays of the result's width, so f16 stays f16. The `math` functions of f16, bf16 and
+scalars/arrays of the result's width; f16 values are float32 carriers (dtypes.py) rounded after
+each op, with the bits numpy's float16 arithmetic gives. The `math` functions of f16, bf16 and
 df16 values are evaluated in float32 and rounded once to the result type; f32 in float32, f64
 in float64; `erf` is evaluated in float64 (numpy has none) and rounded. Division by zero is an
 error rather than poison.
@@ -28,7 +29,7 @@ from xdsl.ir import Operation
 from ktir.dialects import mlir_compat
 from ktir.interpreter import dtypes
 from ktir.interpreter.core import Compiler, Fn, compile_error, fail, handles
-from ktir.interpreter.dtypes import ElemType, elem_type
+from ktir.interpreter.dtypes import ElemType, value_type
 from ktir.semantics import (
     FLOAT_FUNCTION_OF_OP,
     INT_FUNCTION_OF_OP,
@@ -48,8 +49,9 @@ from ktir.semantics import (
 
 
 def rounded(c: Compiler, op: Operation, fn: Fn) -> Fn:
-    """Wrap `fn` so that emulated-float results (df16, bf16) are rounded after it runs."""
-    outs = [(c.slot(v), et.round, scalar_rounder(et)) for v in op.results
+    """Wrap `fn` so that results held as float32 carriers (f16, df16, bf16) are rounded
+    after it runs."""
+    outs = [(c.slot(v), et.round, _scalar_round(et)) for v in op.results
             if (et := _float_elem(v.type)) is not None and et.round is not None]
     if not outs:
         return fn
@@ -58,14 +60,21 @@ def rounded(c: Compiler, op: Operation, fn: Fn) -> Fn:
         fn(r)
         for s, rnd, rnd_scalar in outs:
             v = r[s]
-            r[s] = rnd(v) if isinstance(v, np.ndarray) else np.float32(rnd_scalar(v))
+            r[s] = rnd(v) if isinstance(v, np.ndarray) else rnd_scalar(v)
 
     return run
 
 
+def _scalar_round(et: ElemType) -> Callable[[Any], Any]:
+    if et is dtypes.F16_CARRIER:
+        return lambda v: dtypes.scalar(v, et)
+    rnd = scalar_rounder(et)
+    return lambda v: np.float32(rnd(v))
+
+
 def _float_elem(t: Any) -> ElemType | None:
     try:
-        et = elem_type(t)
+        et = value_type(t)
     except dtypes.UnsupportedType:
         return None
     return et if et.is_float else None
@@ -111,7 +120,7 @@ def _int_binary(c: Compiler, op: Operation) -> Fn:
     `ktir.semantics.int_function` (shared with the emulator); scalars: Python ints."""
     a, b = c.slots_of(op.operands)
     o = c.slot(op.results[0])
-    et = elem_type(op.results[0].type)
+    et = value_type(op.results[0].type)
     kind = type(op)
     check_zero = kind in _DIVIDES
 
@@ -167,7 +176,7 @@ def _int_binary(c: Compiler, op: Operation) -> Fn:
 def _shift(c: Compiler, op: Operation) -> Fn:
     a, b = c.slots_of(op.operands)
     o = c.slot(op.results[0])
-    et = elem_type(op.results[0].type)
+    et = value_type(op.results[0].type)
     w = et.width
     kind = type(op)
     if c.shaped(op.results[0].type):
@@ -203,7 +212,7 @@ def _cmpi(c: Compiler, op: arith.CmpiOp) -> Fn:
     a, b, o = c.slot(op.lhs), c.slot(op.rhs), c.slot(op.result)
     pred = op.predicate.value.data
     f = _CMPI[pred]
-    et = elem_type(op.lhs.type)
+    et = value_type(op.lhs.type)
     unsigned = pred >= 6
     if c.shaped(op.result.type):
         def run_t(r: list[Any]) -> None:
@@ -241,17 +250,8 @@ def shared_float(c: Compiler, op: Operation, name: str, params: tuple[float, ...
     scalars as 0-d arrays."""
     res = result if result is not None else op.results[0]
     ins, o = c.slots_of(op.operands), c.slot(res)
-    et = elem_type(res.type)
+    et = value_type(res.type)  # f16 as float32 carriers, rounded by `fn`
     fn = float_function(name, et, params)
-    fast = _F16_FAST.get(name) if et.compute == np.float16 and len(ins) == 2 else None
-    if fast is not None and c.shaped(res.type):
-        a, b = ins
-
-        def run_f16(r: list[Any]) -> None:
-            x, y = r[a], r[b]
-            r[o] = dtypes.f16_binary(fast, x, y) if dtypes.is_big_f16(x, y) else fn(x, y)
-
-        return run_f16
     if c.shaped(res.type):
         def run_t(r: list[Any]) -> None:
             r[o] = fn(*(r[i] for i in ins))
@@ -263,10 +263,6 @@ def shared_float(c: Compiler, op: Operation, name: str, params: tuple[float, ...
         r[o] = scalar(fn(*(np.asarray(r[i]) for i in ins)))
 
     return run
-
-
-# float16 ops that dtypes.f16_binary computes faster than numpy's float16 loops, same bits
-_F16_FAST = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide}
 
 
 @handles(*_FLOAT_BINARY)
@@ -339,16 +335,15 @@ def _select(c: Compiler, op: arith.SelectOp) -> Fn:
 
 def constant_value(op: Operation, value: Any, t: Any) -> Any:
     """The interpreter value of a constant attribute of type `t` (read-only arrays)."""
-    et = elem_type(t)
+    et = value_type(t)
     if isinstance(value, DenseIntOrFPElementsAttr):
         vals = value.get_values()
         shape = tuple(cast(TensorType, t).get_shape())
         if et.width == 1:
             arr = np.array([v != 0 for v in vals], dtype=np.bool_)
         elif et.is_float:
-            arr = np.array(vals, dtype=np.float64).astype(et.compute)
-            if et.round is not None:
-                arr = et.round(arr)
+            arr = np.array(vals, dtype=np.float64)
+            arr = et.round(arr) if et.round is not None else arr.astype(et.compute)
         else:
             arr = np.array([wrap_int(int(v), et.width) for v in vals], dtype=et.compute)
         arr = arr.reshape(shape) if arr.size == int(np.prod(shape)) else np.broadcast_to(
@@ -403,7 +398,7 @@ _UNSIGNED_CASTS = (arith.UIToFPOp, arith.FPToUIOp, arith.ExtUIOp, mlir_compat.In
 @handles(*_SIGNED_CASTS, *_UNSIGNED_CASTS)
 def _cast(c: Compiler, op: Operation) -> Fn:
     a, o = c.slot(op.operands[0]), c.slot(op.results[0])
-    src, dst = elem_type(op.operands[0].type), elem_type(op.results[0].type)
+    src, dst = value_type(op.operands[0].type), value_type(op.results[0].type)
     unsigned = isinstance(op, _UNSIGNED_CASTS)
 
     def run(r: list[Any]) -> None:
@@ -415,7 +410,7 @@ def _cast(c: Compiler, op: Operation) -> Fn:
 @handles(arith.BitcastOp)
 def _bitcast(c: Compiler, op: arith.BitcastOp) -> Fn:
     a, o = c.slot(op.input), c.slot(op.result)
-    src, dst = elem_type(op.input.type), elem_type(op.result.type)
+    src, dst = value_type(op.input.type), value_type(op.result.type)
 
     def run(r: list[Any]) -> None:
         v = r[a]
@@ -486,7 +481,7 @@ def _int_math(kind: type[Operation], x: Any, y: Any, et: ElemType) -> Any:
 def _math_int(c: Compiler, op: Operation) -> Fn:
     ins = c.slots_of(op.operands)
     o = c.slot(op.results[0])
-    et = elem_type(op.results[0].type)
+    et = value_type(op.results[0].type)
     kind = type(op)
 
     def run(r: list[Any]) -> None:

@@ -33,7 +33,7 @@ from ktir.interpreter.core import (
     fill_dynamic,
     handles,
 )
-from ktir.interpreter.dtypes import elem_type
+from ktir.interpreter.dtypes import value_type
 from ktir.interpreter.memory import DistributedView, Layout, TensorBase, View, layout
 from ktir.interpreter.tiles import Geometry, PointTile, Tile, assemble, geometry, in_order
 
@@ -75,7 +75,7 @@ def _memory_view(c: Compiler, op: ConstructMemoryViewOp) -> Fn:
     ssizes, sstrides = int_list(op.static_sizes), int_list(op.static_strides)
     cset = op.coordinate_set.data
     nsym = cset.num_symbols
-    et = elem_type(op.result.type)
+    et = value_type(op.result.type)
     space = op.memory_space
     if not isinstance(space, MemorySpaceAttr):
         raise compile_error(op, f"memory space {space} has no meaning in the interpreter (only "
@@ -140,7 +140,7 @@ def _base(v: Any, op: Operation, r: list[Any], t: Any) -> Any:
     if isinstance(v, View | DistributedView):
         return v
     if isinstance(v, np.ndarray):
-        return TensorBase(v, elem_type(t))
+        return TensorBase(v, value_type(t))
     raise fail(op, r, f"has a base that is not a view or a tensor ({type(v).__name__})")
 
 
@@ -212,7 +212,7 @@ def _indirect_tile(c: Compiler, op: ConstructIndirectAccessTileOp) -> Fn:
 @handles(LoadOp)
 def _load(c: Compiler, op: LoadOp) -> Fn:
     t, o = c.slot(op.tile), c.slot(op.result)
-    et = elem_type(op.result.type)
+    et = value_type(op.result.type)
 
     def run(r: list[Any]) -> None:
         tile = r[t]
@@ -228,7 +228,7 @@ def _load(c: Compiler, op: LoadOp) -> Fn:
 @handles(StoreOp)
 def _store(c: Compiler, op: StoreOp) -> Fn:
     d, t = c.slot(op.data), c.slot(op.tile)
-    et = elem_type(cast(TensorType, op.data.type))
+    et = value_type(cast(TensorType, op.data.type))
 
     def run(r: list[Any]) -> None:
         tile, data = r[t], r[d]

@@ -26,7 +26,7 @@ from ktir.interpreter.core import (
     compile_error,
     lanes_handles,
 )
-from ktir.interpreter.dtypes import elem_type
+from ktir.interpreter.dtypes import value_type
 from ktir.interpreter.lanes import (
     LaneAbort,
     LanesContext,
@@ -54,7 +54,7 @@ def _kinds(values: Any) -> list[tuple[int | None, Any]]:
 
 def _elem(t: Any) -> Any:
     try:
-        return elem_type(t)
+        return value_type(t)
     except Exception:
         return None
 
@@ -242,7 +242,7 @@ def _lanes_shape(v: Any, rank: int) -> tuple[int, ...] | None:
 def _splat(c: Compiler, op: tensor.SplatOp) -> Fn:
     fn, each = both_closures(c, op, ops_tensor._splat)
     a, dyn, o = c.slot(op.input), c.slots_of(op.dynamicSizes), c.slot(op.result)
-    dtype = elem_type(op.result.type).compute
+    dtype = value_type(op.result.type).compute
 
     def run(r: list[Any]) -> None:
         v = r[a]
@@ -369,7 +369,7 @@ def _reduce(c: Compiler, op: linalg.ReduceOp) -> Fn:
     axes = tuple(op.dimensions.get_values())
     rank = len(cast(TensorType, op.input.type).get_shape())
     form = ops_linalg.reduce_form(op)
-    et = elem_type(op.result[0].type)
+    et = value_type(op.result[0].type)
 
     def run(r: list[Any]) -> None:
         x = r[a]

@@ -29,7 +29,7 @@ from ktir.interpreter.core import (
     fail,
     lanes_handles,
 )
-from ktir.interpreter.dtypes import elem_type
+from ktir.interpreter.dtypes import value_type
 from ktir.interpreter.lanes import (
     UNIFORM,
     LaneAbort,
@@ -149,7 +149,9 @@ def _read_lanes(view: View, tile: LaneTile, active: np.ndarray | None, op: Opera
             and d[0] >= 0:
         item = view.et.itemsize
         vals = as_strided(typed[int(starts[0]) + p.first:], shape=(n, *g.shape),
-                          strides=(int(d[0]) * item, *p.bstrides)).copy()
+                          strides=(int(d[0]) * item, *p.bstrides))
+        if view.et.decode is None:
+            vals = vals.copy()  # never a view of memory
     else:
         flat = typed[starts[:, None] + p.rel[None, :]]
         if g.identity:
@@ -231,7 +233,7 @@ def _runs(p: Any) -> Runs:
 def _store(c: Compiler, op: StoreOp) -> Fn:
     fn = tile_closure(c, op, ops_ktdp._store)
     d, t = c.slot(op.data), c.slot(op.tile)
-    et = elem_type(cast(TensorType, op.data.type))
+    et = value_type(cast(TensorType, op.data.type))
     rank = len(cast(TensorType, op.data.type).get_shape())
     start0 = np.zeros(1, dtype=np.int64)
 

@@ -10,7 +10,12 @@ runs once per reduction point, still vectorised over the parallel loops.
 
 Precision: sums and products of f16/bf16/df16 values, and matmuls of them, accumulate in
 float32 and are rounded once to the result type; f32 accumulates in float32 and integers in
-their own width (wrapping). max/min are exact.
+their own width (wrapping). max/min are exact. This deviates on purpose from MLIR's letter
+for a `linalg.matmul` whose result is f16 (MLIR casts the inputs to the result type and
+accumulates in it, rounding every step): one rounding per op is also the emulator's rule
+(dataflow-ir.md E11), and ktir-cpu (numpy's float16 matmul, which sums in float32) gave the
+same bits on its 64x2048x8192 matmul kernel.
+f16 reductions keep the bits of numpy's reduction of the fp16 values (its buffering included).
 """
 
 from __future__ import annotations
@@ -29,9 +34,15 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from ktir import affine
 from ktir.dialects import mlir_compat
-from ktir.interpreter import dtypes
 from ktir.interpreter.core import Compiler, Fn, compile_error, fail, handles
-from ktir.interpreter.dtypes import ElemType, elem_type, narrow_f16, widen_f16
+from ktir.interpreter.dtypes import (
+    F16_CARRIER,
+    ElemType,
+    f16_ufunc,
+    narrow_f16,
+    value_type,
+    widen_f16,
+)
 from ktir.interpreter.ops_arith import rounded
 from ktir.semantics import np_tdiv
 
@@ -56,30 +67,33 @@ def _acc_dtype(et: ElemType, widen: bool) -> np.dtype:
 def _reduce(uf: np.ufunc, x: np.ndarray, axes: tuple[int, ...], et: ElemType,
             widen: bool) -> np.ndarray:
     acc = _acc_dtype(et, widen)
+    if et is F16_CARRIER:  # the bits of numpy's reduction of the fp16 values
+        if uf in (np.add, np.multiply):
+            return uf.reduce(narrow_f16(x), axis=axes, dtype=acc)
+        red = uf.reduce(x, axis=axes)
+        if np.isnan(red).any() or (red == 0).any():  # which NaN or signed zero wins is the
+            red = widen_f16(np.asarray(uf.reduce(narrow_f16(x), axis=axes)))  # fp16 loop's
+        return red
     if uf in (np.add, np.multiply):
         return uf.reduce(x, axis=axes, dtype=acc)
     return uf.reduce(x.astype(acc, copy=False), axis=axes)
 
 
 def _wide(v: Any, acc: np.dtype) -> Any:
-    """`v` as `acc` (float16 arrays widened by table)."""
-    if type(v) is np.ndarray and v.dtype == np.float16 and acc == np.float32:
-        return widen_f16(v)
     return np.asarray(v).astype(acc, copy=False)
 
 
-def _finish(v: np.ndarray, et: ElemType) -> np.ndarray:
-    if type(v) is np.ndarray and v.dtype == et.compute:
-        out = v
-    elif type(v) is np.ndarray and v.dtype == np.float32 and et.compute == np.float16:
-        out = narrow_f16(v)
-    else:
-        out = np.asarray(v).astype(et.compute)
-    return et.round(out) if et.round is not None else out
+def _finish(v: Any, et: ElemType) -> np.ndarray:
+    if et.round is not None:  # carriers: f16 rounds float64 once; bf16/df16 via float32
+        return et.round(np.asarray(v))
+    return v if type(v) is np.ndarray and v.dtype == et.compute else np.asarray(v).astype(
+        et.compute)
 
 
 def _combine(uf: np.ufunc, init: np.ndarray, red: np.ndarray, et: ElemType,
              widen: bool) -> np.ndarray:
+    if et is F16_CARRIER and not widen:  # max/min: numpy's fp16 loop
+        return f16_ufunc(uf, init, red)
     acc = _acc_dtype(et, widen)
     return _finish(uf(_wide(init, acc), red), et)
 
@@ -204,7 +218,7 @@ def _generic(c: Compiler, op: linalg.GenericOp) -> Fn:
     yields = list(cast(linalg.YieldOp, block.last_op).arguments)
     out_args = block.args[len(ins):]
     out_plans = plans[len(ins):]
-    out_ets = [elem_type(v.type) for v in op.outputs]
+    out_ets = [value_type(v.type) for v in op.outputs]
     for p in out_plans:
         if p.dims is None:
             raise compile_error(op, "has an output indexing map that is not a projected "
@@ -383,35 +397,34 @@ def _elementwise(c: Compiler, op: Operation) -> Fn:
         raise compile_error(op, "on memrefs (without results) is not supported by the "
                             "interpreter")
     (o,) = outs
-    et = elem_type(op.results[0].type)
+    et = value_type(op.results[0].type)
     f = _ELEMENTWISE[type(op)]
     if type(op) is mlir_compat.LinalgDivOp and not et.is_float:
         f = np_tdiv
     wide = np.float32 if et.is_float and et.itemsize < 4 and type(op) in (
         linalg.ExpOp, linalg.LogOp, linalg.SqrtOp) else None
 
-    fast16 = et.compute == np.float16 and f in (np.add, np.subtract, np.multiply, np.divide)
+    f16 = et is F16_CARRIER and f in (np.add, np.subtract, np.multiply, np.divide, np.maximum,
+                                      np.minimum)  # numpy's fp16 loops, as before carriers
 
     def run(r: list[Any]) -> None:
         args = [r[i] for i in ins]
-        if fast16 and dtypes.is_big_f16(*args):
-            r[o] = dtypes.f16_binary(f, *args)
+        if f16:
+            r[o] = f16_ufunc(f, *args)
             return
         if wide is not None:
             args = [_wide(a, np.dtype(wide)) for a in args]
         if f is np_tdiv and any(np.any(a == 0) for a in args[1:]):
             raise fail(op, r, "divides by zero")
-        v = f(*args)
-        r[o] = _finish(v, et) if et.round is None else np.asarray(v).astype(
-            et.compute, copy=False)
+        r[o] = _finish(f(*args), et)
 
-    return rounded(c, op, run)
+    return run
 
 
 @handles(linalg.FillOp)
 def _fill(c: Compiler, op: linalg.FillOp) -> Fn:
     v, dst, o = c.slot(op.inputs[0]), c.slot(op.outputs[0]), c.slot(op.res[0])
-    et = elem_type(op.res[0].type)
+    et = value_type(op.res[0].type)
 
     def run(r: list[Any]) -> None:
         r[o] = np.full(np.shape(r[dst]), r[v], dtype=et.compute)
@@ -461,7 +474,7 @@ def reduce_form(op: linalg.ReduceOp) -> tuple[np.ufunc, bool] | None:
 def _reduce_op(c: Compiler, op: linalg.ReduceOp) -> Fn:
     a, init, o = c.slot(op.input), c.slot(op.init), c.slot(op.result[0])
     axes = tuple(op.dimensions.get_values())
-    et = elem_type(op.result[0].type)
+    et = value_type(op.result[0].type)
     form = reduce_form(op)
     if form is not None:
         uf, widen = form
@@ -513,7 +526,7 @@ def _matmul(c: Compiler, op: Operation) -> Fn:
         raise compile_error(op, "on memrefs (without results) is not supported by the "
                             "interpreter")
     (o,) = outs
-    et = elem_type(cast(TensorType, op.results[0].type))
+    et = value_type(cast(TensorType, op.results[0].type))
     acc = _acc_dtype(et, True)
     spec = _matmul_spec(op)
 

@@ -28,7 +28,7 @@ from xdsl.ir import Operation
 
 from ktir.dialects import spyreop
 from ktir.interpreter.core import Compiler, Fn, handles
-from ktir.interpreter.dtypes import ElemType, elem_type
+from ktir.interpreter.dtypes import ElemType, value_type
 from ktir.interpreter.ops_arith import shared_float
 from ktir.semantics import FLOAT_FUNCTION_OF_OP, wrap_int
 
@@ -51,7 +51,7 @@ def _float_op(c: Compiler, op: Operation, f: Callable[..., Any], result: Any = N
     ins = c.slots_of(op.operands)
     res = result if result is not None else op.results[0]
     o = c.slot(res)
-    et = elem_type(res.type)
+    et = value_type(res.type)
     shaped = c.shaped(res.type)
 
     def run(r: list[Any]) -> None:
@@ -82,7 +82,7 @@ def _softplus(c: Compiler, op: spyreop.SoftplusOp) -> Fn:
 def _int(c: Compiler, op: Operation) -> Fn:
     a, b = c.slots_of(op.operands)
     o = c.slot(op.results[0])
-    et = elem_type(op.results[0].type)
+    et = value_type(op.results[0].type)
     mul = isinstance(op, spyreop.MulI32ToI32Op)
 
     def run(r: list[Any]) -> None:
@@ -127,7 +127,7 @@ def _exx2(c: Compiler, op: spyreop.Exx2Op) -> Fn:
 @handles(spyreop.Exx2FusedOp)
 def _exx2_fused(c: Compiler, op: spyreop.Exx2FusedOp) -> Fn:
     a, o = c.slot(op.input), c.slot(op.result)
-    rnd = elem_type(op.input.type).round
+    rnd = value_type(op.input.type).round
 
     def run(r: list[Any]) -> None:
         x = _f32(r[a])
@@ -142,7 +142,7 @@ def _exx2_fused(c: Compiler, op: spyreop.Exx2FusedOp) -> Fn:
 @handles(spyreop.LayerNormScaleFusedOp)
 def _layernormscale_fused(c: Compiler, op: spyreop.LayerNormScaleFusedOp) -> Fn:
     a, o = c.slot(op.input), c.slot(op.result)
-    et = elem_type(op.result.type)
+    et = value_type(op.result.type)
     shaped = c.shaped(op.result.type)
 
     def run(r: list[Any]) -> None:
@@ -169,7 +169,7 @@ def _slice_reduction(c: Compiler, op: spyreop.SliceReductionOp) -> Fn:
     kind = str(op.reduction_kind.data.value)
     across = str(op.reduction_scope.data.value) == "across_slice"
     f = _SLICE_REDUCE[kind]
-    et = elem_type(op.result.type)
+    et = value_type(op.result.type)
 
     def run(r: list[Any]) -> None:
         x = np.asarray(r[a])

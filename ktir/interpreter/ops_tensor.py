@@ -15,7 +15,7 @@ from xdsl.ir import Operation
 
 from ktir.dialects.ktdp_types import int_list
 from ktir.interpreter.core import Compiler, Fn, compile_error, fail, fill_dynamic, handles
-from ktir.interpreter.dtypes import elem_type, from_array_item
+from ktir.interpreter.dtypes import from_array_item, value_type
 
 
 def shape_of(t: Any, r: Any = None, dyn: tuple[int, ...] = ()) -> tuple[int, ...]:
@@ -26,7 +26,7 @@ def shape_of(t: Any, r: Any = None, dyn: tuple[int, ...] = ()) -> tuple[int, ...
 @handles(tensor.EmptyOp)
 def _empty(c: Compiler, op: tensor.EmptyOp) -> Fn:
     dyn, o = c.slots_of(op.dynamic_sizes), c.slot(op.tensor)
-    et = elem_type(op.tensor.type)
+    et = value_type(op.tensor.type)
     t = op.tensor.type
     if not dyn:
         shape = shape_of(t)
@@ -45,7 +45,7 @@ def _empty(c: Compiler, op: tensor.EmptyOp) -> Fn:
 @handles(tensor.SplatOp)
 def _splat(c: Compiler, op: tensor.SplatOp) -> Fn:
     a, dyn, o = c.slot(op.input), c.slots_of(op.dynamicSizes), c.slot(op.result)
-    et = elem_type(op.result.type)
+    et = value_type(op.result.type)
     t = op.result.type
     static = shape_of(t) if not dyn else None
     dtype = et.compute
@@ -60,7 +60,7 @@ def _splat(c: Compiler, op: tensor.SplatOp) -> Fn:
 @handles(tensor.FromElementsOp)
 def _from_elements(c: Compiler, op: tensor.FromElementsOp) -> Fn:
     ins, o = c.slots_of(op.elements), c.slot(op.result)
-    et = elem_type(op.result.type)
+    et = value_type(op.result.type)
     shape = shape_of(op.result.type)
 
     def run(r: list[Any]) -> None:
@@ -78,7 +78,7 @@ def _index(op: Operation, r: list[Any], arr: np.ndarray, idx: tuple[int, ...]) -
 @handles(tensor.ExtractOp)
 def _extract(c: Compiler, op: tensor.ExtractOp) -> Fn:
     a, idx, o = c.slot(op.tensor), c.slots_of(op.indices), c.slot(op.result)
-    et = elem_type(op.result.type)
+    et = value_type(op.result.type)
 
     def run(r: list[Any]) -> None:
         arr = r[a]

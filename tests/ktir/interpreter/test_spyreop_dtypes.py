@@ -146,17 +146,31 @@ def test_narrow_f16_is_numpys_conversion_bit_for_bit():
                                   want.view(np.float16).astype(np.float32))
 
 
-@pytest.mark.parametrize("f", [np.add, np.subtract, np.multiply, np.divide])
-def test_f16_binary_is_numpys_float16_arithmetic_bit_for_bit(f):
+def test_round_f16_is_narrowing_and_widening_again():
+    rng = np.random.default_rng(1)
+    u = rng.integers(0, 1 << 32, 1 << 20, dtype=np.uint64).astype(np.uint32)
+    with np.errstate(all="ignore"):
+        for x in (u.view(np.float32), (rng.standard_normal(1 << 16) * 3).astype(np.float32),
+                  np.zeros(5000, np.float32), np.float32([1e-6, 65519.0, 65520.0, -0.0])):
+            want = dtypes.widen_f16(x.astype(np.float16)).view(np.uint32)
+            np.testing.assert_array_equal(dtypes.round_f16(x).view(np.uint32), want)
+        x64 = np.array([1 + 2.0**-11 + 2.0**-40, 0.1, 1e300], dtype=np.float64)  # once, directly
+        np.testing.assert_array_equal(dtypes.round_f16(x64), x64.astype(np.float16))
+
+
+@pytest.mark.parametrize("f", [np.add, np.subtract, np.multiply, np.divide, np.maximum,
+                               np.minimum, np.fmax, np.fmin])
+def test_f16_ufunc_on_carriers_is_numpys_float16_arithmetic_bit_for_bit(f):
     """Every fp16 value against fp16 values of every kind (NaN payloads included)."""
     a = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(np.float16)
     bs = np.array([0x0000, 0x8000, 0x0001, 0x03FF, 0x0400, 0x3C00, 0xBC00, 0x7BFF, 0x7C00,
                    0xFC00, 0x7C01, 0x7E00, 0xFE01, 0x5A3C, 0x1234], dtype=np.uint16).view(
         np.float16)
+    wa = dtypes.widen_f16(a)
     with np.errstate(all="ignore"):
         for b in bs:
-            column = np.full_like(a, b)
-            for x, y in ((a, b), (b, a), (a, column), (column, a)):
-                assert dtypes.is_big_f16(x, y)
-                np.testing.assert_array_equal(dtypes.f16_binary(f, x, y).view(np.uint16),
-                                              f(x, y).view(np.uint16))
+            wb = dtypes.widen_f16(np.full_like(a, b))
+            for (x, y), (wx, wy) in (((a, b), (wa, np.float32(b))), ((b, a), (np.float32(b), wa)),
+                                     ((np.full_like(a, b), a), (wb, wa))):
+                got = dtypes.narrow_f16(dtypes.f16_ufunc(f, wx, wy))
+                np.testing.assert_array_equal(got.view(np.uint16), f(x, y).view(np.uint16))
