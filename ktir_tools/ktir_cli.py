@@ -33,7 +33,7 @@ app = typer.Typer(
 )
 
 
-ORDER = ("run", "compile", "emulate", "interpret", "arch")
+ORDER = ("run", "compile", "emulate", "interpret", "arch", "sweep", "plot")
 """How `ktir --help` lists the commands: the main job first; unknown ones after, by name."""
 
 
