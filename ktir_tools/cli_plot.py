@@ -18,8 +18,8 @@ def plot(
     ] = None,
     x: Annotated[str, typer.Option(help="The Pareto front's x column.")] = "scratchpad_bytes",
     y: Annotated[str, typer.Option(help="The Pareto front's y column.")] = "cycles",
-    by: Annotated[str, typer.Option(help="The column whose values get a colour and a front "
-                                         "each.")] = "kernel",
+    by: Annotated[str, typer.Option(help="The columns (comma-separated) whose values get a "
+                                         "colour and a front each.")] = "kernel,device",
     fmt: Annotated[str, typer.Option("--format", help="png or svg.")] = "png",
     output: Annotated[Path | None, typer.Option(
         "--output", "-o", help="Where to write: a file (one --kind; its suffix gives the "
@@ -28,7 +28,7 @@ def plot(
 ) -> None:
     """Draw a sweep's results: the roofline (achieved element ops per cycle and efficiency
     against arithmetic intensity, under each device's bound) and the Pareto front of two
-    columns (default cycles against scratchpad size, per kernel). Needs matplotlib:
+    columns (default cycles against scratchpad size, per kernel and device). Needs matplotlib:
     `pip install 'ktir[plot]'`."""
     from ktir_tools.common import fail
     from ktir_tools.sweep import plot as draw
@@ -52,7 +52,8 @@ def plot(
         targets = {k: folder / f"{results.stem}.{k}.{fmt}" for k in kinds}
     for k, path in targets.items():
         written = draw.roofline(rows, path) if k == "roofline" else \
-            draw.pareto(rows, path, x=x, y=y, by=by)
+            draw.pareto(rows, path, x=x, y=y,
+                                                  by=[c.strip() for c in by.split(",")])
         typer.echo(f"wrote {written}")
 
 

@@ -6,8 +6,8 @@ compulsory byte) and the element operations per cycle it achieved (filled), belo
 device on the cores it used: min(compute peak, bandwidth x intensity), the bound without its
 round trip of latency. Its second panel shows the efficiency (bound / cycles) against the
 same intensity. The Pareto front plots any two numeric columns (default: cycles against the
-scratchpad size) and joins, per kernel, the points no other point beats on both (smaller is
-better on both axes).
+scratchpad size) and joins, per kernel and device, the points no other point beats on both
+(smaller is better on both axes); points that failed are crosses on its x axis.
 """
 
 from __future__ import annotations
@@ -121,31 +121,41 @@ def pareto_front(points: list[tuple[float, float]]) -> list[tuple[float, float]]
 
 
 def pareto(rows: Sequence[dict[str, Any]], path: Path, x: str = "scratchpad_bytes",
-           y: str = "cycles", by: str = "kernel") -> Path:
-    """`y` against `x` for every point that ran, one colour per `by` value, each group's
-    Pareto front joined."""
+           y: str = "cycles", by: Sequence[str] = ("kernel", "device")) -> Path:
+    """`y` against `x` for every point that ran, one colour per combination of the `by`
+    columns, each group's Pareto front joined; a point that failed (a kernel that does not fit)
+    is a cross on the x axis at its `x`."""
     ran = _ran(rows)
     if not ran:
         raise KtirDiagnostic("error: no point of the results ran: no Pareto front to draw")
     xs, ys = numeric(ran, x), numeric(ran, y)
-    if by not in ran[0]:
-        raise KtirDiagnostic(f"error: the results have no column '{by}' to group by")
+    for column in by:
+        if column not in ran[0]:
+            raise KtirDiagnostic(f"error: the results have no column '{column}' to group by "
+                                 "(columns: " + ", ".join(ran[0]) + ")")
+    name_of = lambda r: " on ".join(str(r[c]) for c in by)  # noqa: E731
     fig, (ax,) = _figure(6.4, 4.6)
-    groups = _styles([str(r[by]) for r in ran])
+    groups = _styles([name_of(r) for r in ran])
     for name, i in groups.items():
         pts = [(a, b) for r, a, b in zip(ran, xs, ys, strict=True)
-               if str(r[by]) == name and a is not None and b is not None]
+               if name_of(r) == name and a is not None and b is not None]
         if not pts:
             continue
         colour = f"C{i % 10}"
         ax.plot(*zip(*pts, strict=True), color=colour, marker="o", ls="none", alpha=0.5)
         front = pareto_front(pts)
         ax.plot(*zip(*front, strict=True), color=colour, marker="o", drawstyle="steps-post",
-                label=f"{by} {name}")
+                label=name)
     if not ax.lines:
         raise KtirDiagnostic(f"error: no point has both '{x}' and '{y}'")
-    log = all(v is not None and v > 0 for v in xs) and \
-        max(v for v in xs if v) / min(v for v in xs if v) > 20  # type: ignore[operator]
+    failed = [r for r in rows if r.get("status") == "error"]
+    at = [v for v in numeric(failed, x) if v is not None] if failed and x in failed[0] else []
+    if at:
+        ax.plot(at, [0.0] * len(at), transform=ax.get_xaxis_transform(), color="C3",
+                marker="x", ls="none", ms=8, clip_on=False,
+                label=f"failed ({len(failed)} points)")
+    shown = [v for v in [*xs, *at] if v is not None]
+    log = all(v > 0 for v in shown) and max(shown) / min(shown) > 20
     ax.set(xscale="log" if log else "linear", xlabel=x, ylabel=y,
            title=f"Pareto front: {y} against {x} (lower is better)")
     ax.grid(True, alpha=0.25)
