@@ -67,6 +67,21 @@ def check_ray() -> None:
         raise KtirDiagnostic(f"error: --ray needs Ray, an optional extra: {RAY_HINT}") from None
 
 
+def _check_reachable(address: str) -> None:
+    """Fail at once when nothing listens at a `HOST:PORT` (or `ray://HOST:PORT`) address: Ray
+    itself retries such an address for minutes. `auto` and other forms are left to Ray."""
+    import socket
+
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
+    except OSError as e:
+        raise KtirDiagnostic(f"error: cannot start or join the Ray cluster {address}: nothing "
+                             f"answers there ({e.strerror or e})") from None
+
+
 def run_ray(jobs: Sequence[Job], address: str | None, workers: int | None
             ) -> Iterator[tuple[Job, dict[str, Any]]]:
     """One Ray task per point on the cluster at `address` (None: the one `ray.init` finds, or
@@ -79,6 +94,8 @@ def run_ray(jobs: Sequence[Job], address: str | None, workers: int | None
         return
     started = not ray.is_initialized()
     if started:
+        if address is not None:
+            _check_reachable(address)
         try:
             ray.init(address=address, num_cpus=workers if address is None else None,
                      include_dashboard=False, log_to_driver=False,

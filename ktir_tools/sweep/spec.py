@@ -175,6 +175,10 @@ def load_spec(path: str | Path) -> Sweep:
         if (m := _TOML_AT.search(message)) is not None:
             raise KtirDiagnostic(format_at(str(path), int(m[1]), int(m[2]),
                                            f"invalid TOML: {message[:m.start()]}")) from None
+        if message.endswith("(at end of document)"):
+            last = len(text.rstrip("\n").split("\n"))
+            raise KtirDiagnostic(format_at(str(path), last, 1, "invalid TOML: " + message[
+                :-len("(at end of document)")].strip() + " (at the end of the file)")) from None
         raise KtirDiagnostic(f"{path}: error: invalid TOML: {message}") from None
     return _Builder(path, _Source(path, text), data).build()
 
@@ -381,7 +385,8 @@ class _Builder:
                 else where
             key = device.label if table == "devices" else \
                 ("overrides" if table == "points" else e.key)
-            raise self.src.error(f"{e.message} (device '{device.label}' = {device.device})",
+            raise self.src.error(f"override '{e.key}': {e.message} (device '{device.label}' "
+                                 f"= {device.device})",
                                  table, key, nth or 0) from None
         except KtirDiagnostic as e:
             raise KtirDiagnostic(self.src.error(f"device '{device.label}': cannot use "
