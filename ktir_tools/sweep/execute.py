@@ -96,6 +96,9 @@ def run_ray(jobs: Sequence[Job], address: str | None, workers: int | None
     if started:
         if address is not None:
             _check_reachable(address)
+        # a local cluster's raylet starts its workers at niceness 15 (for the driver's sake):
+        # here the workers are the job, and on a busy machine niced workers starve
+        os.environ.setdefault("RAY_worker_niceness", "0")
         try:
             ray.init(address=address, num_cpus=workers if address is None else None,
                      include_dashboard=False, log_to_driver=False,

@@ -99,7 +99,7 @@ class Point:
         return {"point": self.index, "hash": self.key, "kernel": self.kernel.label,
                 "kernel_file": self.kernel.file, "device": self.device.label,
                 "device_name": self.device_name, "options": self.options.label,
-                "disable": ",".join(self.options.disable),
+                "disable": ",".join(self.options.disable) or None,
                 **{k: self.overrides.get(k) for k in override_keys},
                 "cores": self.cores, "scratchpad_kind": self.job.scratchpad_kind,
                 "scratchpad_bytes": self.scratchpad_bytes}
