@@ -155,7 +155,7 @@ def pareto(rows: Sequence[dict[str, Any]], path: Path, x: str = "scratchpad_byte
                 marker="x", ls="none", ms=8, clip_on=False,
                 label=f"failed ({len(failed)} points)")
     shown = [v for v in [*xs, *at] if v is not None]
-    log = all(v > 0 for v in shown) and max(shown) / min(shown) > 20
+    log = all(v > 0 for v in shown) and max(shown) / min(shown) >= 8
     ax.set(xscale="log" if log else "linear", xlabel=x, ylabel=y,
            title=f"Pareto front: {y} against {x} (lower is better)")
     ax.grid(True, alpha=0.25)
