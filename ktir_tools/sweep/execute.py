@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from typing import Any
 
 from ktir.errors import KtirDiagnostic
@@ -35,7 +35,7 @@ def _quiet_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def run_local(jobs: Sequence[Job], workers: int) -> Iterator[tuple[Job, dict[str, Any]]]:
+def run_local(jobs: Sequence[Job], workers: int) -> Generator[tuple[Job, dict[str, Any]]]:
     """A pool of `workers` processes forked from a server that has imported the compiler
     once (forkserver: no fork of a process with threads, a fast start per worker)."""
     import multiprocessing
@@ -83,7 +83,7 @@ def _check_reachable(address: str) -> None:
 
 
 def run_ray(jobs: Sequence[Job], address: str | None, workers: int | None
-            ) -> Iterator[tuple[Job, dict[str, Any]]]:
+            ) -> Generator[tuple[Job, dict[str, Any]]]:
     """One Ray task per point on the cluster at `address` (None: the one `ray.init` finds, or
     a new local one with `workers` CPUs). A Ray session the caller started is used as it is
     and left running."""
