@@ -15,6 +15,7 @@ emulation is measured against the bound of what the kernel must do (ktir_tools/w
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,7 @@ class RunReport:
     outputs: dict[str, np.ndarray] = field(default_factory=dict)
     rtol: float = 0.0
     atol: float = 0.0
+    work: Any = None  # arch_descriptions.model.Work: what the bound charges (ktir_tools/work.py)
 
     @property
     def match(self) -> bool:
@@ -245,12 +247,13 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
                   function: str | None = None, rtol: float = 0.0, atol: float = 0.0,
                   trace: bool = False, cycle_limit: int = 10**9,
                   loop_limit: int = DEFAULT_LOOP_LIMIT, dump_programs=None,
-                  on_step=None, after_step=None) -> RunReport:
+                  on_step=None, after_step=None, disable: Sequence[str] = ()) -> RunReport:
     """Compile `kernel` for `device`, emulate it, compare with the reference interpreter.
     Raises `KtirDiagnostic` (compile) or `emulator.EmulationError` (execution).
 
     `dump_programs` (default $KTIR_DUMP_PROGRAMS): a folder for the DataflowIR
-    (`<kernel>.dfir.mlir`) and the Python the emulator generates from it."""
+    (`<kernel>.dfir.mlir`) and the Python the emulator generates from it. `disable`: passes
+    of the pipeline to skip, by name (`ktir compile --disable`)."""
     from emulator import emulate
     from emulator.sources import dump_dir
     from ktir.context import load_module
@@ -264,7 +267,7 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
     t0 = time.perf_counter()
     compiled = compile_module(source.clone(), device, args=compile_time_args(source, args,
                                                                              function),
-                              on_step=on_step, after_step=after_step)
+                              disable=disable, on_step=on_step, after_step=after_step)
     dev = compiled.device
     check_compiled(compiled.module, dev)
     t1 = time.perf_counter()
@@ -284,7 +287,7 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
     t3 = time.perf_counter()
     report = RunReport(ref.kernel, dev.name, int(np.prod(ref.grid)), t1 - t0, t2 - t1, t3 - t2,
                        sum(1 for o in compiled.module.walk() if isinstance(o, ProgramUnitOp)),
-                       em, rtol=rtol, atol=atol)
+                       em, rtol=rtol, atol=atol, work=work)
     checked: list[tuple[int, int]] = []
     for name, want in ref.outputs.items():
         spec = ref.buffer(name)
