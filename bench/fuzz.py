@@ -109,6 +109,7 @@ def main(argv: list[str] | None = None) -> int:
                 slowest = (outcome.seconds, case)
             if outcome.kind in BAD:
                 failures.append((index, case, outcome))
+                print(f"  [{outcome.kind}] #{index} {case.command()[:160]}", flush=True)
             done += 1
             if done % 500 == 0:
                 print(f"  {done}/{len(cases)} in {time.perf_counter() - t1:.0f} s, "
