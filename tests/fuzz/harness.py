@@ -88,10 +88,10 @@ def classify(case: Case, code: int | None, out: str, err: str, escaped: bool) ->
         return "internal"
     if code == 0:
         return "accepted" if case.nonsense else "exit 0"
+    if code == 1 and "MISMATCH" in out:  # `ktir run` prints its checks on stdout
+        return "mismatch"
     if code != 1 or not err.strip():
         return "silent"
-    if "MISMATCH" in out:
-        return "mismatch"
     if LOCATED.search(err):
         return "located"
     return "unlocated" if case.text else "named"
