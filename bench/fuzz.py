@@ -7,7 +7,8 @@ Cases are drawn by hypothesis from tests/fuzz/cases.py (mutated example kernels,
 DataflowIR, fault programs, command-line misuse) and run in-process in `--jobs` worker
 processes (tests/fuzz/harness.py). The `thorough` profile draws 10,000 cases, `ci` 300 (what
 tests/fuzz/test_fuzz.py runs). Outcomes other than exit 0 / located / named are failures; each
-is listed with its command (and, with --save, written to DIR/<n>/ with its files to replay).
+is listed with its command (and, with --save, written to DIR/<n>/ with its files to replay,
+as soon as it is found).
 Exit 1 when there is one.
 
 Measured on the project's 2-core machine (load average about 3), --profile thorough, 2 jobs:
@@ -65,6 +66,16 @@ def table(counts: dict[str, Counter], outcomes: tuple[str, ...], seconds: Counte
     return lines
 
 
+def save(d: Path, case, outcome) -> None:
+    """A failing case's files, command and outcome, to replay it."""
+    d.mkdir(parents=True, exist_ok=True)
+    for name, data in case.files:
+        (d / name).parent.mkdir(parents=True, exist_ok=True)
+        (d / name).write_bytes(data)
+    (d / "command").write_text(case.command() + "\n")
+    (d / "outcome").write_text(f"{outcome.kind}\n{outcome.stdout}\n{outcome.stderr}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--profile", choices=sorted(PROFILES), default="thorough")
@@ -110,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
             if outcome.kind in BAD:
                 failures.append((index, case, outcome))
                 print(f"  [{outcome.kind}] #{index} {case.command()[:160]}", flush=True)
+                if opts.save is not None:
+                    save(opts.save / str(index), case, outcome)
             done += 1
             if done % 500 == 0:
                 print(f"  {done}/{len(cases)} in {time.perf_counter() - t1:.0f} s, "
@@ -124,15 +137,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n[{outcome.kind}] #{index} {case.family} ({case.label}): {case.command()}")
         for line in outcome.excerpt().splitlines():
             print(f"    {line[:200]}")
-    if opts.save is not None:
-        for index, case, outcome in failures:
-            d = opts.save / str(index)
-            d.mkdir(parents=True, exist_ok=True)
-            for name, data in case.files:
-                (d / name).parent.mkdir(parents=True, exist_ok=True)
-                (d / name).write_bytes(data)
-            (d / "command").write_text(case.command() + "\n")
-            (d / "outcome").write_text(f"{outcome.kind}\n{outcome.stdout}\n{outcome.stderr}")
     return 1 if failures else 0
 
 

@@ -4,8 +4,10 @@ A `Case` is one command line plus the files it reads (written into a fresh folde
 working directory while it runs). Cases run in long-lived worker processes forked from a warm
 parent (every dialect, pass and the emulator imported once), each case through the CLI's own
 `main(argv)` with its output captured, so thousands of cases take minutes: a worker has a
-memory limit, and a case that overruns its time is stopped by an alarm or, stuck in C code,
-by killing the worker, which is then replaced.
+memory limit, and a case that overruns its time is stopped by an alarm (after `timeout`
+seconds of CPU time: on a machine shared with other work, wall time would call slow cases
+hangs) or, stuck in C code or waiting, by killing the worker after a minute more of wall time;
+a killed worker is replaced.
 
 Outcomes (`OUTCOMES`, in table order): `exit 0`; `located` (exit 1 with a
 `file:line:col: error:`); `named` (exit 1 with a one-line `error:` that names the file or
@@ -114,7 +116,8 @@ def _mains():
 
 def run_case(case: Case, timeout: float) -> Outcome:
     """Run one case in this process (its own working folder; stdout, stderr and stdin
-    replaced; an alarm after `timeout` seconds)."""
+    replaced; an alarm after `timeout` seconds of CPU time, so that a busy shared machine
+    does not turn slow cases into timeouts)."""
     mains = _mains()
     here = os.getcwd()
     work = tempfile.mkdtemp(prefix="ktir-fuzz-")
@@ -132,8 +135,8 @@ def run_case(case: Case, timeout: float) -> Outcome:
             p.write_bytes(data)
         os.chdir(work)
         sys.stdin = io.TextIOWrapper(io.BytesIO(b""))
-        signal.signal(signal.SIGALRM, _alarm)
-        signal.setitimer(signal.ITIMER_REAL, timeout)
+        signal.signal(signal.SIGPROF, _alarm)
+        signal.setitimer(signal.ITIMER_PROF, timeout)
         try:
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                 mains[case.tool](list(case.argv))
@@ -146,7 +149,7 @@ def run_case(case: Case, timeout: float) -> Outcome:
             escaped = True
             err.write(traceback.format_exc())
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.setitimer(signal.ITIMER_PROF, 0)
     except CaseTimeout:  # the alarm fired between the inner handler and disarming it
         kind = "timeout"
     finally:
@@ -201,13 +204,14 @@ class _Slot:
 
 @dataclass
 class Pool:
-    """`jobs` worker processes running cases with `timeout` seconds each (killed after
-    `timeout + grace`) and `memory` bytes of address space (None: no limit)."""
+    """`jobs` worker processes running cases with `timeout` CPU seconds each (killed after
+    `timeout + grace` seconds of wall time: stuck in C code or waiting) and `memory` bytes of
+    address space (None: no limit)."""
 
     jobs: int = 2
     timeout: float = 30.0
     memory: int | None = 6 << 30
-    grace: float = 10.0
+    grace: float = 60.0
     slots: list[_Slot] = field(default_factory=list)
 
     def __enter__(self) -> Pool:

@@ -85,3 +85,19 @@ def test_the_harness_sees_each_outcome(pool: Pool) -> None:
     assert ok.kind == "exit 0"
     bad = check(pool, Case("t", "ktir-opt", ("k.mlir",), (("k.mlir", b"func.func @f( {\n"),)))
     assert bad.kind == "located"
+
+
+def test_the_harness_stops_a_case_that_runs_too_long() -> None:
+    """A loop that would spin for minutes is stopped after the CPU-time limit, as a timeout,
+    and the pool goes on with the next case."""
+    from tests.fuzz import faults
+
+    spin = faults.fault("spin", 0)
+    files = (("p.mlir", spin.program.encode()), ("dev.mlir", spin.device.encode()))
+    slow = Case("t", "ktir", ("emulate", "p.mlir", "-d", "dev.mlir", *spin.args,
+                              "--loop-limit", "1000000000000"), files)
+    quick = Case("t", "ktir", ("emulate", "p.mlir", "-d", "dev.mlir", *spin.args,
+                               "--loop-limit", "1000"), files)
+    with Pool(jobs=1, timeout=2.0) as p:
+        got = {i: o.kind for i, _, o in p.run([slow, quick])}
+    assert got == {0: "timeout", 1: "located"}
