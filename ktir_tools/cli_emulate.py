@@ -43,10 +43,13 @@ def _init(items: list[str]) -> dict[str, list[tuple[int, Any]]]:
     return out
 
 
-def _entry(module, name: str | None) -> str:
+def _entry(module, name: str | None, program: Path) -> str:
     """`name`, else the only host function that no other function calls."""
     from xdsl.dialects import func
     from xdsl.dialects.builtin import ModuleOp
+
+    from ktir.diagnostics import format_at, op_error
+    from ktir.errors import KtirDiagnostic
 
     if name is not None:
         return name
@@ -55,11 +58,18 @@ def _entry(module, name: str | None) -> str:
             for op in ([top] if isinstance(top, func.FuncOp) else top.walk())
             if isinstance(op, func.FuncOp) and not op.is_declaration]
     called = {c.callee.root_reference.data for c in module.walk() if isinstance(c, func.CallOp)}
-    roots = [f.sym_name.data for f in host if f.sym_name.data not in called]
-    if len(roots) != 1:
-        raise fail(f"give --entry: the module's entry candidates are "
-                    f"{', '.join('@' + n for n in roots) or 'none'}")
-    return roots[0]
+    roots = [f for f in host if f.sym_name.data not in called]
+    if len(roots) == 1:
+        return roots[0].sym_name.data
+    if not host:
+        raise KtirDiagnostic(format_at(str(program), 1, 1, "the program has no function to run"))
+    if not roots:
+        raise op_error(host[0], "is called, as is every function of the program, so none is "
+                       "the entry: give --entry NAME")
+    names = ", ".join("@" + f.sym_name.data for f in roots)
+    # located at the second candidate: it makes the choice ambiguous
+    raise op_error(roots[1], f"is one of the program's entry candidates ({names}: functions "
+                   "no other calls): give --entry NAME")
 
 
 def _unit_table(stats, per_instance: bool) -> list[str]:
@@ -149,7 +159,7 @@ def emulate_cmd(
         reads.append((m["name"], m["mem"], int(m["addr"]), shape, _DTYPES[m["dtype"]]))
     argv = [_number(a) for a in arg or []]
     try:
-        result = emulate(module, dev, entry=_entry(module, entry), args=argv,
+        result = emulate(module, dev, entry=_entry(module, entry, program), args=argv,
                          memory_init=_init(init or []), cycle_limit=cycle_limit,
                          trace=trace is not None, strict=strict, check_races=check_races,
                          dump_programs=dump_programs, loop_limit=loop_limit)

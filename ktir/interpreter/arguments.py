@@ -30,7 +30,7 @@ from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerType
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
-from ktir import affine
+from ktir import affine, limits
 from ktir.diagnostics import KtirDiagnostic, op_error
 from ktir.dialects.ktdp import (
     ConstructIndirectAccessTileOp,
@@ -116,6 +116,10 @@ def kernel_grid_of(fn: func.FuncOp) -> tuple[int, ...]:
     if grid is None:
         raise op_error(fn, f"has a malformed grid {g}: expected a non-empty array of positive "
                        "integers")
+    n = math.prod(grid)
+    if over("elements", n, "") is not None:  # the interpreter keeps arrays over all tiles
+        raise op_error(fn, f"has a grid of {n:,} tiles, more than the element limit of "
+                       f"{limits.CURRENT.elements:,} (raise it with --max-elements)")
     return grid
 
 
