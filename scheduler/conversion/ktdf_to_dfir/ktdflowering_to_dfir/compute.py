@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
@@ -180,9 +180,11 @@ class LowerGeneric(RewritePattern):
     def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
         body = op.body.block
         n_in = len(op.inputs)
-        read_outs = [x for a, x in zip(body.args[n_in:], op.outputs)
+        if self.programs.of(op) is None:
+            return
+        read_outs = [_carried_vector(x, rewriter) for a, x in zip(body.args[n_in:], op.outputs)
                      if a.first_use is not None or _reducing(op)]
-        if self.programs.of(op) is None or not all(isinstance(x.type, VectorType)
+        if not all(isinstance(x.type, VectorType)
                                              for x in (*op.inputs, *read_outs)):
             return
         space = _generic_space(op)
@@ -298,31 +300,26 @@ class LowerFill(RewritePattern):
         replace_keeping_names(rewriter, op, v.ops, [out])
 
 
-class RetypeCarried(RewritePattern):
-    """A loop carrying tensors whose inits are vectors now (reduction partials) carries
-    those vectors."""
-
-    def __init__(self, programs: Programs):
-        self.programs = programs
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: scf.ForOp, rewriter: PatternRewriter) -> None:
-        if self.programs.of(op) is None:
-            return
-        block = op.body.block
-        changed = False
-        for k, init in enumerate(op.iter_args):
-            arg = block.args[k + 1]
-            if isinstance(init.type, VectorType) and arg.type != init.type:
-                rewriter.replace_value_with_new_type(arg, init.type)
-                rewriter.replace_value_with_new_type(op.results[k], init.type)
-                changed = True
-        if changed:
-            rewriter.notify_op_modified(op)
+def _carried_vector(x: SSAValue, rewriter: PatternRewriter) -> SSAValue:
+    """A tensor carried by an `scf.for` whose init is a vector now (a reduction's partials,
+    lowered by LowerFill): the loop carries that vector (argument and result retyped)."""
+    if isinstance(x.type, VectorType) or not isinstance(x, BlockArgument):
+        return x
+    loop = x.block.parent_op()
+    if not isinstance(loop, scf.ForOp) or x.index == 0:
+        return x
+    k = x.index - 1
+    init = loop.iter_args[k]
+    init = _carried_vector(init, rewriter)
+    if not isinstance(init.type, VectorType):
+        return x
+    new = rewriter.replace_value_with_new_type(x, init.type)
+    rewriter.replace_value_with_new_type(loop.results[k], init.type)
+    return new
 
 
 def patterns(programs: Programs) -> tuple[RewritePattern, ...]:
-    return (LowerFill(programs), RetypeCarried(programs), LowerGeneric(programs))
+    return (LowerFill(programs), LowerGeneric(programs))
 
 
 LOWERED = (linalg.GenericOp, linalg.FillOp)
