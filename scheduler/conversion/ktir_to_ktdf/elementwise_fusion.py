@@ -313,7 +313,7 @@ class _Fuser:
         if isinstance(value, DenseIntOrFPElementsAttr):
             elt = value.get_element_type()
             if _is_float(elt):
-                return Const(FloatAttr(value.get_float_values()[0], elt))
+                return Const(FloatAttr(float(value.get_values()[0]), elt))
             return Const(IntegerAttr(int(value.get_values()[0]), elt))
         if isinstance(value, FloatAttr | IntegerAttr):
             return Const(value)
