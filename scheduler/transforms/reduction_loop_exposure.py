@@ -90,50 +90,31 @@ class _Loops:
 
 def _nest(space: list[int], vec: tuple[int, ...], carried: list[SSAValue],
           kind: LoopType) -> _Loops:
-    """Nested `scf.for` over the dims where the space is longer than the vector; the
-    innermost body is empty (the caller fills it and yields)."""
+    """Nested `scf.for` over the dims where the space is longer than the vector (outer
+    dims outside), carrying `carried`; the innermost body is left open (the caller fills it
+    and yields). Each level's bounds are constants of its parent block."""
     ops: list[Operation] = []
     ivs: list[SSAValue | int] = [0] * len(space)
-    body = None
-    outer = None
-    parent_ops = ops
+    inner: Block | None = None
+    outer: scf.ForOp | None = None
     inits = list(carried)
     for d, (n, v) in enumerate(zip(space, vec)):
         if n == v:
             continue
-        lb, ub, st = index_constant(0), index_constant(n), index_constant(v)
-        parent_ops += [lb, ub, st]
+        bounds = [index_constant(0), index_constant(n), index_constant(v)]
         blk = Block(arg_types=[IndexType(), *[c.type for c in inits]])
         blk.args[0].name_hint = f"r{d}"
-        loop = scf.ForOp(lb.result, ub.result, st.result, inits, Region(blk))
+        loop = scf.ForOp(*(b.result for b in bounds), inits, Region(blk))
         loop.attributes["loop_type"] = LoopTypeAttr(kind)
-        parent_ops.append(loop)
-        if body is not None:
-            body.add_op(scf.YieldOp(*loop.results))
-        if outer is None:
+        if inner is None:
+            ops += [*bounds, loop]
             outer = loop
+        else:
+            inner.add_ops([*bounds, loop, scf.YieldOp(*loop.results)])
         ivs[d] = blk.args[0]
         inits = list(blk.args[1:])
-        body = blk
-        parent_ops = _Appender(blk)  # type: ignore[assignment]
-    if body is None:
-        body = Block()
-    return _Loops(ops, ivs, body, outer)
-
-
-class _Appender(list):
-    """A list that adds what it receives to a block (the loop nest's inner levels)."""
-
-    def __init__(self, block: Block):
-        super().__init__()
-        self.block = block
-
-    def __iadd__(self, ops):  # type: ignore[override]
-        self.block.add_ops(list(ops))
-        return self
-
-    def append(self, op) -> None:  # type: ignore[override]
-        self.block.add_op(op)
+        inner = blk
+    return _Loops(ops, ivs, inner or Block(), outer)
 
 
 def _carried(loops: _Loops) -> list[SSAValue]:
@@ -178,6 +159,10 @@ class _Exposer:
     def __init__(self, device, pipeline: PipelineOp):
         self.device = device
         self.pipeline = pipeline
+        # per exposed generic: (space, vector, [(retyped input slot, the space dim each
+        # dim > 1 of its read follows)]); retyped output slots with their space and vector
+        self.feeders: dict[Operation, tuple[list[int], tuple[int, ...], list]] = {}
+        self.drains: list[tuple[SSAValue, list[int], tuple[int, ...]]] = []
         self.compute = device.compute_kind
 
     def lanes(self, generics: list[linalg.GenericOp]) -> int:
@@ -211,16 +196,21 @@ class _Exposer:
             vec = vector_shape(tuple(space), lanes)
             if list(vec) == space and not self._reducing(g):
                 continue
-            if self._reducing(g) and list(vec) == space and self._is_lane_fold(g):
-                continue  # already exposed: the fold of one partial vector
+            if self._reducing(g) and list(vec) == space and not self._widens(g):
+                continue  # one vector folded in its own type (e.g. the fold of partials)
             plans.append((g, space, vec))
         if not plans:
             return
         for g, space, vec in plans:
             self.expose(g, space, vec)
 
-    def _is_lane_fold(self, g: linalg.GenericOp) -> bool:
-        return "ktdf.lane_fold" in g.attributes
+    def _widens(self, g: linalg.GenericOp) -> bool:
+        """Its partials need a wider type than its outputs (sums of f16)."""
+        combs = reduction_combiners(g)
+        if isinstance(combs, str):
+            raise op_error(g, combs)
+        return any(c.accumulator_type(_element(o.type)) != _element(o.type)
+                   for c, o in zip(combs, g.outputs))
 
     # ---- one generic ---------------------------------------------------------------------
 
@@ -379,7 +369,6 @@ class _Exposer:
                                 [AffineMapAttr(AffineMap.identity(rank)),
                                  AffineMapAttr(out_map)],
                                 list(g.iterator_types.data), [init.type])
-        fold.attributes["ktdf.lane_fold"] = g.iterator_types
         ops.append(fold)
         if t == res_t.get_element_type():
             return fold.results[0]
@@ -395,9 +384,6 @@ class _Exposer:
         return cast.results[0]
 
     # ---- FIFO slots and the transfers around them ---------------------------------------------
-
-    feeders: dict = {}
-    drains: list = []
 
     def retype_slot(self, op: ReadFromFifoOp | WriteToFifoOp, n: int) -> SSAValue:
         slot = op.fifo_slot
@@ -416,8 +402,6 @@ class _Exposer:
 
 def expose_pipeline(device, op: PipelineOp) -> None:
     ex = _Exposer(device, op)
-    ex.feeders = {}
-    ex.drains = []
     ex.run()
     if ex.feeders or ex.drains:
         _restream(op, ex)
