@@ -471,17 +471,26 @@ def _is_float(t: Attribute) -> bool:
 
 
 def fuse_group(stores: list[ktdp.StoreOp]) -> FusedGroup:
-    """One iteration space (the stored tile shape) and one DAG per stored value."""
+    """One iteration space and one DAG per stored value. The space is the stored tile
+    shape, or, in a group that reduces, the space of its reductions; a store then holds
+    either that whole space or the reductions' results (the space less the reduced dims)."""
     first = access_of(stores[0])
     fuser = _Fuser()
     fuser.group = FusedGroup(first.shape)
     for st in stores:
         acc = access_of(st)
-        if acc.shape != first.shape:
-            raise op_error(st, f"stores of one group must have the same shape "
-                               f"({'x'.join(map(str, acc.shape))} vs "
-                               f"{'x'.join(map(str, first.shape))})")
         fuser.group.outputs.append((acc, fuser.at(st.data, len(acc.shape))))
+    reds = fuser.group.reductions()
+    space = reds[0].extents if reds else first.shape
+    kept = (tuple(n for d, n in enumerate(space) if d not in reds[0].dims) if reds
+            else space)
+    for acc, _ in fuser.group.outputs:
+        if acc.shape not in (space, kept):
+            want = "x".join(map(str, space)) + (f" or {'x'.join(map(str, kept))}"
+                                                if kept != space else "")
+            raise op_error(acc.op, f"stores of one group must have the same shape "
+                                   f"({'x'.join(map(str, acc.shape))} vs {want})")
+    fuser.group.space = space
     return fuser.group
 
 

@@ -141,7 +141,8 @@ class ReductionBuilder(Builder):
             passes[lv].append(r)
         self.passes = passes
 
-        roots = [[r.args[0] for r in p] for p in passes] + [[n for _, n in group.outputs]]
+        roots = [[r.args[0] for r in p] for p in passes] + [
+            [n for acc, n in group.outputs if acc.shape == space]]
         reads = [_inputs_of(rs) for rs in roots]
         follows = {lf: leaf_dims(lf) for leaves, _ in reads for lf in leaves}
         for lf, f in follows.items():
@@ -153,9 +154,13 @@ class ReductionBuilder(Builder):
                                   math.prod(self.read_shape(follows[lf], self.block)),
                                   group.loads[lf.load].element_type) for lf in leaves]
                     for leaves, _ in reads]
-        n_block = math.prod(self.block)
-        out_slots = [FifoSlotType(compute, self.memory_kind(acc), n_block, acc.element_type)
-                     for acc, _ in group.outputs]
+        # whole-space outputs first, then reduction results (the order the compute stage
+        # writes them in, whole-space ones vector by vector once exposed)
+        self.order = sorted(range(len(group.outputs)),
+                            key=lambda i: group.outputs[i][0].shape != space)
+        out_slots = [FifoSlotType(compute, self.memory_kind(group.outputs[i][0]),
+                                  math.prod(self.out_block(group.outputs[i][0])),
+                                  group.outputs[i][0].element_type) for i in self.order]
         flat_in = [t for ts in in_slots for t in ts]
         n_tokens = 3 if flat_in else 2
         allocs = [FifoAllocateOp([t]) for t in flat_in + out_slots]
@@ -189,11 +194,15 @@ class ReductionBuilder(Builder):
         stages.append(StageOp(toks[:1] if flat_in else [], [toks[-2]], body,
                               applicable_units=[compute]))
         store_ops = []
-        ident = [Follow(d, 1, 0) for d in range(len(space))]
-        for (acc, _), slot in zip(group.outputs, slots_out):
-            idx, amap, sizes = self.side(acc, ident, ivs, self.block)
-            store_ops.append(DataTransferOp(slot, [], None, [n_block], self.cast(acc), idx,
-                                            amap, sizes))
+        for i, slot in zip(self.order, slots_out):
+            acc = group.outputs[i][0]
+            whole = acc.shape == space
+            dims = range(len(space)) if whole else self.kept()
+            ident = [Follow(d, 1, 0) for d in range(len(dims))]
+            blk = self.out_block(acc)
+            idx, amap, sizes = self.side(acc, ident, [ivs[d] for d in dims], blk)
+            store_ops.append(DataTransferOp(slot, [], None, [math.prod(blk)], self.cast(acc),
+                                            idx, amap, sizes))
         stages.append(StageOp([toks[-2]], [toks[-1]], store_ops))
         pipeline = PipelineOp([private, *stages])
         pipeline.location = stores[-1].location
@@ -229,20 +238,29 @@ class ReductionBuilder(Builder):
     def result_type(self, r: Reduce) -> TensorType:
         return TensorType(r.element_type, [self.block[d] for d in self.kept()])
 
-    def use_map(self, r: Reduce) -> AffineMap:
-        """How a pass reads a reduction result: the kept dimensions of the use's map, each a
-        dimension of the same extent or a constant 0 of a dimension of extent 1."""
+    def out_block(self, acc) -> tuple[int, ...]:
+        """The block of an output: the instance's block, or its kept dims for a stored
+        reduction result."""
+        if acc.shape == self.group.space:
+            return self.block
+        return tuple(self.block[d] for d in self.kept())
+
+    def use_map(self, r: Reduce, block: tuple[int, ...] | None = None) -> AffineMap:
+        """How a pass over `block` reads a reduction result: the kept dimensions of the
+        use's map, each a dimension of the same extent or a constant 0 of a dimension of
+        extent 1."""
+        block = self.block if block is None else block
         results = []
         for d in self.kept():
             e = r.map.results[d]
-            ok = ((isinstance(e, AffineDimExpr) and self.block[e.position] == self.block[d])
+            ok = ((isinstance(e, AffineDimExpr) and block[e.position] == self.block[d])
                   or (isinstance(e, AffineConstantExpr) and e.value == 0
                       and self.block[d] == 1))
             if not ok:
                 raise op_error(r.template, "a reduction result read at other rows than its "
                                            f"own (through {r.map}): {_NOT_YET}")
             results.append(e)
-        return AffineMap(len(self.block), 0, tuple(results))
+        return AffineMap(len(block), 0, tuple(results))
 
     def compute_passes(self, reads, follows, slots, slots_out) -> list[Operation]:
         group = self.group
@@ -268,7 +286,8 @@ class ReductionBuilder(Builder):
             outs: list[SSAValue] = []
             out_maps: list[AffineMap] = []
             if final:
-                for acc, _ in group.outputs:
+                whole = [o for o in group.outputs if o[0].shape == group.space]
+                for acc, _ in whole:
                     e = tensor.EmptyOp([], TensorType(acc.element_type, self.block))
                     ops.append(e)
                     outs.append(e.tensor)
@@ -285,8 +304,10 @@ class ReductionBuilder(Builder):
                         AffineExpr.dimension(d) for d in self.kept())))
                 iters = [IteratorTypeAttr.reduction() if d in self.dims
                          else IteratorTypeAttr.parallel() for d in range(rank)]
+            if final and not whole:
+                break
             body = self.body(leaves, red_ins, [_element(o) for o in outs],
-                             group.outputs if final else self.passes[p], final)
+                             whole if final else self.passes[p], final)
             generic = linalg.GenericOp(inputs, outs, Region(body),
                                        [AffineMapAttr(m) for m in maps + out_maps], iters,
                                        [o.type for o in outs])
@@ -295,6 +316,36 @@ class ReductionBuilder(Builder):
                 ops += [WriteToFifoOp(v, s) for v, s in zip(generic.results, slots_out)]
             else:
                 results += list(zip(self.passes[p], generic.results))
+        stored = [o for o in group.outputs if o[0].shape != group.space]
+        if stored:
+            ops += self.stored_results(stored, results, slots_out[len(slots_out) - len(stored):])
+        return ops
+
+    def stored_results(self, stored, results, slots) -> list[Operation]:
+        """Reduction results stored as they are (or after element-wise ops): one generic
+        over the kept dims of the block."""
+        block = tuple(self.block[d] for d in self.kept())
+        roots = [n for _, n in stored]
+        leaves, red_ins = _inputs_of(roots)
+        if leaves:
+            raise op_error(stored[0][0].op, "a stored reduction result combined with loaded "
+                                            f"values of its own shape: {_NOT_YET}")
+        ops: list[Operation] = []
+        outs = []
+        for acc, _ in stored:
+            e = tensor.EmptyOp([], TensorType(acc.element_type, block))
+            ops.append(e)
+            outs.append(e.tensor)
+        inputs = [next(v for q, v in results if q.same(r)) for r in red_ins]
+        maps = [self.use_map(r, block) for r in red_ins]
+        body = self.body([], red_ins, [_element(o) for o in outs], stored, True)
+        ident = AffineMap.identity(len(block))
+        generic = linalg.GenericOp(inputs, outs, Region(body),
+                                   [AffineMapAttr(m) for m in maps + [ident] * len(outs)],
+                                   [IteratorTypeAttr.parallel()] * len(block),
+                                   [o.type for o in outs])
+        ops.append(generic)
+        ops += [WriteToFifoOp(v, s) for v, s in zip(generic.results, slots)]
         return ops
 
     def scalar(self, n: Node, element: Attribute, ops: list[Operation]) -> SSAValue:
