@@ -189,11 +189,10 @@ class _Exposer:
         generics = [o for o in stage.body.block.ops if isinstance(o, linalg.GenericOp)]
         if not generics:
             return
-        lanes = self.lanes(generics)
         plans = []
-        for g in generics:
+        for g in generics:  # each pass streams its own slots: its own vector length
             space = _space(g)
-            vec = vector_shape(tuple(space), lanes)
+            vec = vector_shape(tuple(space), self.lanes([g]))
             if list(vec) == space and not self._reducing(g):
                 continue
             if self._reducing(g) and list(vec) == space and not self._widens(g):

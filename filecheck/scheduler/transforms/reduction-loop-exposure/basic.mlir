@@ -1,10 +1,11 @@
 // RUN: ktir-opt %s -p reduction-loop-exposure | filecheck %s
 
 /// The routed row softmax of construct-three-stage-pipeline/reductions.mlir (2x128 fp16 on the
-/// sample device, one row per instance). Each pass's generic becomes a loop over the row's four
-/// 32-lane vectors (f32 partials set the lanes; the sample device has 32 f32 lanes): the
-/// maximum folds into f16 partials starting from -inf, the sum of exponentials into f32
-/// partials starting from 0 (each f16 exponential widened), each followed by the fold of the
+/// sample device, one row per instance). Each pass's generic becomes a loop over the row's
+/// vectors, as long as the pass's own element types allow (64 f16 lanes; 32 for the sum,
+/// whose f32 partials fill 32 lanes): the maximum folds into f16 partials starting from
+/// -inf, the sum of exponentials into f32 partials starting from 0 (each f16 exponential
+/// widened), each followed by the fold of the
 /// partial vector's lanes with the init (a reduction iterator over one vector) and, for the
 /// sum, one rounding to f16; the normalisation writes a vector per step. The L1LU streams the
 /// row from the one L1 copy once per pass in the same steps, the L1SU drains per vector; the
@@ -13,20 +14,26 @@
 // CHECK-LABEL: func.func @local_schedule_0(
 // CHECK:         ktdf.data_transfer from %{{.*}}[%{{.*}}, %{{.*}}] size [1, 128] to %[[ROW:.*]][0, 0] size [1, 128] : memref<2x128xf16, "DDR">, memref<1x128xf16, "L1">
 // CHECK-NEXT:  } {applicable_units = ["MNILU"]}
-// CHECK-COUNT-3: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK-NEXT:      ktdf.data_transfer from %[[ROW]][0, %[[K]]] size [1, 32] to %{{.*}} size [32] : memref<1x128xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 32xf16>
+// CHECK:         scf.for %[[K0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:      ktdf.data_transfer from %[[ROW]][0, %[[K0]]] size [1, 64] to %{{.*}} size [64] : memref<1x128xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
+// CHECK-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:         scf.for %[[K1:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:      ktdf.data_transfer from %[[ROW]][0, %[[K1]]] size [1, 32] to %{{.*}} size [32] : memref<1x128xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 32xf16>
+// CHECK-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK:         scf.for %[[K2:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:      ktdf.data_transfer from %[[ROW]][0, %[[K2]]] size [1, 64] to %{{.*}} size [64] : memref<1x128xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
 // CHECK-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
 // CHECK:       } {applicable_units = ["L1LU"]}
 // CHECK:         %[[NINF:.*]] = arith.constant 0xfc00 : f16
-// CHECK:         %[[P0:.*]] = linalg.fill ins(%{{.*}} : f16) outs(%{{.*}} : tensor<1x32xf16>) -> tensor<1x32xf16>
-// CHECK:         %[[MAXP:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[P0]]) -> (tensor<1x32xf16>) {
-// CHECK-NEXT:      %[[V:.*]] = ktdf.read_from_fifo %{{.*}} : <"L1LU" -> "SFU", 32xf16> -> tensor<1x32xf16>
-// CHECK-NEXT:      %[[STEP:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[V]] : tensor<1x32xf16>) outs(%[[ACC]] : tensor<1x32xf16>) {
+// CHECK:         %[[P0:.*]] = linalg.fill ins(%{{.*}} : f16) outs(%{{.*}} : tensor<1x64xf16>) -> tensor<1x64xf16>
+// CHECK:         %[[MAXP:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[P0]]) -> (tensor<1x64xf16>) {
+// CHECK-NEXT:      %[[V:.*]] = ktdf.read_from_fifo %{{.*}} : <"L1LU" -> "SFU", 64xf16> -> tensor<1x64xf16>
+// CHECK-NEXT:      %[[STEP:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[V]] : tensor<1x64xf16>) outs(%[[ACC]] : tensor<1x64xf16>) {
 // CHECK:             arith.maximumf
-// CHECK:           scf.yield %[[STEP]] : tensor<1x32xf16>
+// CHECK:           scf.yield %[[STEP]] : tensor<1x64xf16>
 // CHECK-NEXT:    } {loop_type = #ktdf.loop_type<reduction_loop>}
 // CHECK:         %[[INIT:.*]] = linalg.fill ins(%[[NINF]] : f16) outs(%{{.*}} : tensor<1xf16>) -> tensor<1xf16>
-// CHECK-NEXT:    %[[MAX:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[MAXP]] : tensor<1x32xf16>) outs(%[[INIT]] : tensor<1xf16>) {
+// CHECK-NEXT:    %[[MAX:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[MAXP]] : tensor<1x64xf16>) outs(%[[INIT]] : tensor<1xf16>) {
 // CHECK:         %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x32xf32>) -> tensor<1x32xf32>
 // CHECK:         %[[SUMP:.*]] = scf.for {{.*}} iter_args(%[[SACC:.*]] = %[[Z]]) -> (tensor<1x32xf32>) {
 // CHECK:             linalg.generic {{.*}} ins(%{{.*}}, %[[MAX]] : tensor<1x32xf16>, tensor<1xf16>) outs(%[[SACC]] : tensor<1x32xf32>) {
@@ -39,12 +46,12 @@
 // CHECK-NEXT:        arith.truncf %[[W]] : f32 to f16
 // CHECK:         scf.for
 // CHECK-NEXT:      ktdf.read_from_fifo
-// CHECK:           %[[Y:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %[[MAX]], %[[S16]] : tensor<1x32xf16>, tensor<1xf16>, tensor<1xf16>)
-// CHECK:           ktdf.write_to_fifo %[[Y]], %{{.*}} : tensor<1x32xf16>, <"SFU" -> "L1SU", 32xf16>
+// CHECK:           %[[Y:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %[[MAX]], %[[S16]] : tensor<1x64xf16>, tensor<1xf16>, tensor<1xf16>)
+// CHECK:           ktdf.write_to_fifo %[[Y]], %{{.*}} : tensor<1x64xf16>, <"SFU" -> "L1SU", 64xf16>
 // CHECK-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
 // CHECK-NEXT:  } {applicable_units = ["SFU"]}
 // CHECK:         scf.for %[[O:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK-NEXT:      ktdf.data_transfer from %{{.*}} size [32] to %{{.*}}[0, %[[O]]] size [1, 32] : !ktdf.fifo.slot<"SFU" -> "L1SU", 32xf16>, memref<1x128xf16, "L1">
+// CHECK-NEXT:      ktdf.data_transfer from %{{.*}} size [64] to %{{.*}}[0, %[[O]]] size [1, 64] : !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, memref<1x128xf16, "L1">
 // CHECK:         ktdf.data_transfer from %{{.*}}[0, 0] size [1, 128] to %{{.*}}[%{{.*}}, %{{.*}}] size [1, 128] : memref<1x128xf16, "L1">, memref<2x128xf16, "DDR">
 
 builtin.module {
