@@ -36,6 +36,8 @@ _PASSES = {
     "construct-three-stage-pipeline": ("conversion.ktir_to_ktdf.construct_three_stage_pipeline",
                                        "ConstructThreeStagePipelinePass"),
     "path-expansion": ("transforms.path_expansion", "PathExpansionPass"),
+    "reduction-loop-exposure": ("transforms.reduction_loop_exposure",
+                                "ReductionLoopExposurePass"),
     "address-assignment": ("transforms.address_assignment", "AddressAssignmentPass"),
     "normalize-grid-to-1d": ("transforms.normalize_grid_to_1d", "NormalizeGridTo1DPass"),
     "ensure-device-declaration": ("transforms.ensure_device_declaration",

@@ -35,6 +35,7 @@ FRONTEND: tuple[Step, ...] = (
 SCHEDULING: tuple[Step, ...] = (
     Checkpoint.PRE_SCHEDULING,
     "path-expansion",
+    "reduction-loop-exposure",
     Checkpoint.POST_SCHEDULING,
     "address-assignment",
     "normalize-grid-to-1d",

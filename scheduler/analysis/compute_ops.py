@@ -31,6 +31,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     ShapedType,
     TensorType,
+    f32,
     i1,
     i64,
 )
@@ -329,7 +330,8 @@ NAMED_ELEMENTWISE = frozenset({"linalg.add", "linalg.sub", "linalg.mul", "linalg
                                "linalg.max", "linalg.min", "linalg.exp", "linalg.log",
                                "linalg.sqrt", "linalg.select", "linalg.copy"})
 # ops that move or reshape element-wise values, handled by the fusion itself
-STRUCTURAL = frozenset({"linalg.generic", "linalg.yield", "linalg.fill", "linalg.broadcast",
+STRUCTURAL = frozenset({"linalg.generic", "linalg.reduce", "linalg.yield", "linalg.fill",
+                        "linalg.broadcast",
                         "linalg.transpose", "tensor.empty", "tensor.splat", "tensor.extract",
                         "tensor.collapse_shape", "tensor.expand_shape", "tensor.extract_slice",
                         "arith.constant"})
@@ -378,13 +380,128 @@ def structural_reason(op: Operation) -> str | None:
         if isinstance(v, DenseIntOrFPElementsAttr) and not v.is_splat():
             return f"non-splat tensor constants: {_NOT_YET}"
     elif name == "linalg.generic":
-        for it in op.iterator_types.data:  # type: ignore[attr-defined]
-            if it.data.value != "parallel":
-                return f"linalg.generic with reduction iterators: {_NOT_YET}"
         for m in op.indexing_maps.data:  # type: ignore[attr-defined]
             if not m.data.is_projected_permutation(allow_zero_in_results=True):
                 return ("linalg.generic indexing maps must be projected permutations "
                         "(broadcasts allowed)")
+        if any(it.data.value != "parallel" for it in op.iterator_types.data):  # type: ignore
+            return reduction_reason(op)
+    elif name == "linalg.reduce":
+        return reduction_reason(op)
+    return None
+
+
+# ---- reductions ---------------------------------------------------------------------------------
+
+# combining op -> the vectorchain binary operator that folds partials (and its identity)
+_COMBINING = {"arith.addf": "add", "arith.mulf": "mul", "arith.maximumf": "max",
+              "arith.minimumf": "min", "arith.maxnumf": "max", "arith.minnumf": "min",
+              "arith.addi": "add", "arith.muli": "mul", "arith.maxsi": "max",
+              "arith.minsi": "min"}
+# select(cmp(a, b), a, b): the larger (gt, ge) or the smaller (lt, le) of the two
+_SELECT_CMPF = {2: "max", 3: "max", 10: "max", 11: "max", 4: "min", 5: "min", 12: "min",
+                13: "min"}
+_SELECT_CMPI = {4: "max", 5: "max", 2: "min", 3: "min"}
+
+
+@dataclass(frozen=True)
+class Combiner:
+    """How a reduction body folds one contribution into its accumulator: `kind` (add, mul,
+    max, min), the ops that do it (cloned to fold partials, lane by lane or across lanes),
+    the contribution value and the accumulator argument."""
+
+    kind: str
+    ops: tuple[Operation, ...]
+    contribution: SSAValue
+    accumulator: SSAValue
+
+    def identity(self, element: Attribute) -> float:
+        """The value that leaves any partial unchanged (the lane partials start from it)."""
+        if self.kind == "add":
+            return 0
+        if self.kind == "mul":
+            return 1
+        if isinstance(element, AnyFloat):
+            return float("-inf") if self.kind == "max" else float("inf")
+        w = element.width.data  # type: ignore[attr-defined]
+        return -(1 << (w - 1)) if self.kind == "max" else (1 << (w - 1)) - 1
+
+    def accumulator_type(self, element: Attribute) -> Attribute:
+        """Sums and products of narrow floats accumulate in f32 (as the reference
+        interpreter does) and are rounded once at the end; max/min are exact."""
+        if (self.kind in ("add", "mul") and isinstance(element, AnyFloat)
+                and element.bitwidth < 32):
+            return f32
+        return element
+
+
+def _depends_on(v: SSAValue, arg: SSAValue, ops: set[Operation]) -> bool:
+    if v is arg:
+        return True
+    owner = v.owner
+    return isinstance(owner, Operation) and owner in ops and any(
+        _depends_on(o, arg, ops) for o in owner.operands)
+
+
+def combiner_of(body_ops: Sequence[Operation], acc: SSAValue,
+                yielded: SSAValue) -> Combiner | str:
+    """The combiner of `yielded = combine(acc, contribution)`, or why there is none."""
+    ops = set(body_ops)
+    owner = yielded.owner
+    if isinstance(owner, Operation) and owner.name in _COMBINING:
+        a, b = owner.operands
+        for x, y in ((a, b), (b, a)):
+            if x is acc and not _depends_on(y, acc, ops):
+                return Combiner(_COMBINING[owner.name], (owner,), y, acc)
+    if isinstance(owner, Operation) and owner.name == "arith.select":
+        cond, a, b = owner.operands
+        cmp = cond.owner
+        if isinstance(cmp, Operation) and cmp.name in ("arith.cmpf", "arith.cmpi") and \
+                tuple(cmp.operands) == (a, b) and acc in (a, b):
+            table = _SELECT_CMPF if cmp.name == "arith.cmpf" else _SELECT_CMPI
+            kind = table.get(cmp.predicate.value.data)  # type: ignore[attr-defined]
+            contrib = b if a is acc else a
+            if kind is not None and not _depends_on(contrib, acc, ops):
+                return Combiner(kind, (cmp, owner), contrib, acc)
+    return ("the reduction body must fold its accumulator with one of "
+            f"{', '.join(sorted({n.split('.')[1] for n in _COMBINING}))} or a "
+            "compare-and-select (max/min) of the accumulator and a value computed without it")
+
+
+def reduction_combiners(op: Operation) -> list[Combiner] | str:
+    """The combiner of each output of a `linalg.reduce` or reducing `linalg.generic`."""
+    block = op.regions[0].block
+    yielded = list(block.last_op.operands)  # type: ignore[union-attr]
+    n_in = 1 if op.name == "linalg.reduce" else len(op.inputs)  # type: ignore[attr-defined]
+    accs = list(block.args[n_in:])
+    out: list[Combiner] = []
+    for acc, y in zip(accs, yielded):
+        c = combiner_of(list(block.ops), acc, y)
+        if isinstance(c, str):
+            return c
+        out.append(c)
+    return out
+
+
+def reduction_reason(op: Operation) -> str | None:
+    """Why a `linalg.reduce` / reducing `linalg.generic` is not lowered, or None: one
+    input and one output of a reduce, outputs whose maps keep the parallel dimensions in
+    order, a body folding each accumulator with a known combiner."""
+    what = op.name
+    if what == "linalg.reduce" and len(op.results) != 1:
+        return f"{what} on memrefs (without a result): {_NOT_YET}"
+    if what == "linalg.generic":
+        iters = [it.data.value for it in op.iterator_types.data]  # type: ignore[attr-defined]
+        n_in = len(op.inputs)  # type: ignore[attr-defined]
+        for m in op.indexing_maps.data[n_in:]:  # type: ignore[attr-defined]
+            dims = [getattr(e, "position", None) for e in m.data.results]
+            kept = [d for d, it in enumerate(iters) if it == "parallel"]
+            if dims != kept:
+                return ("a reducing linalg.generic whose output map is not the parallel "
+                        f"dimensions in order ({m.data}): {_NOT_YET}")
+    combiners = reduction_combiners(op)  # (the body's ops are checked where they are)
+    if isinstance(combiners, str):
+        return f"{combiners}: {_NOT_YET}"
     return None
 
 
@@ -435,6 +552,21 @@ def supported_list() -> str:
     return "; ".join(f"{d} {', '.join(ops)}" for d, ops in by.items())
 
 
-__all__ = ["ELEMENT_TYPES", "NAMED_ELEMENTWISE", "SCALAR_OPS", "STRUCTURAL", "ScalarOp",
-           "Vectors", "element_of", "lower_scalar", "reassociation", "scalar_reason",
-           "supported_list", "unsupported"]
+__all__ = [
+    "ELEMENT_TYPES",
+    "NAMED_ELEMENTWISE",
+    "SCALAR_OPS",
+    "STRUCTURAL",
+    "Combiner",
+    "ScalarOp",
+    "Vectors",
+    "combiner_of",
+    "element_of",
+    "lower_scalar",
+    "reassociation",
+    "reduction_combiners",
+    "reduction_reason",
+    "scalar_reason",
+    "supported_list",
+    "unsupported",
+]

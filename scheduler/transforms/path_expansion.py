@@ -6,7 +6,9 @@ route of its routing graph, e.g. on the sample device DDR -> MNILU -> L1 -> L1LU
 unit on the route becomes a stage bound to that unit (`applicable_units = ["MNILU"]`) that moves
 the data one hop, into a new buffer allocated in the next memory (`memref.alloc` in `"L1"`,
 addressed later); the last unit feeds the FIFO, whose slot type becomes `"L1LU" -> "SFU"`.
-Stores are routed the same way from the compute unit out. Any device graph works as long as
+Stores are routed the same way from the compute unit out. Loads of the same region (a row that
+several passes of a reduction read) share one buffer per memory on the route: the region
+crosses each link once, and is read again from the nearest copy. Any device graph works as long as
 units and memories alternate on the route and the compute unit's links are queues; otherwise
 the error names the device and the route. Stages of one unit kind are merged; the stage chain
 stays linear. Idempotent: routed transfers (slots that start or end at a unit) are left alone.
@@ -91,6 +93,7 @@ class _Rebuild:
     alloc_ops: list[Operation] = field(default_factory=list)
     stages: dict[str, list[Operation]] = field(default_factory=dict)  # unit -> transfers
     order: list[tuple[int, str]] = field(default_factory=list)  # (distance, unit)
+    landed: dict[tuple, SSAValue] = field(default_factory=dict)  # region -> its buffer
 
     def buffer(self, memory_kind: str, like: DataTransferOp, sizes: list[int],
                element_type) -> SSAValue:
@@ -142,9 +145,13 @@ class _Expander:
         for i, unit in enumerate(hops.units):
             dist = n - i
             if i < n - 1:
-                buf = rb.buffer(hops.memories[i], t, sizes, elt)
-                rb.add(unit, dist, DataTransferOp(src, src_idx, src_map, sizes, buf,
-                                                  [0] * len(sizes), None, sizes))
+                # a region another load already brought into this memory is read from there
+                key = (src, tuple(src_idx), src_map, tuple(sizes), hops.memories[i])
+                buf = rb.landed.get(key)
+                if buf is None:
+                    buf = rb.landed[key] = rb.buffer(hops.memories[i], t, sizes, elt)
+                    rb.add(unit, dist, DataTransferOp(src, src_idx, src_map, sizes, buf,
+                                                      [0] * len(sizes), None, sizes))
                 src, src_idx, src_map = buf, [], None
             else:
                 last_idx: list[SSAValue | int] = src_idx if src_idx else [0] * len(sizes)

@@ -52,7 +52,7 @@ def inputs_for(spec: TypedSpec) -> dict[str, np.ndarray]:
             v = (_ints(n, 8, i) & 1).astype(np.bool_)
         else:
             v = _ints(n, int(elt[1:]), i) if elt.startswith("i") else _floats(n, i)
-        if elt == "f16":  # the specials as f16 holds them (3e38 is +inf): inputs must fit
+        if elt == "f16":  # the run checks inputs fit their buffer: 3e38 is +inf in f16
             with np.errstate(over="ignore"):
                 v = v.astype(np.float16)
         out[f"in{i}"] = v.reshape(shape)

@@ -96,7 +96,7 @@ def vector_shape(space: tuple[int, ...], lanes: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-class _Builder:
+class Builder:
     def __init__(self, fn: func.FuncOp, device, group: FusedGroup, rewriter: PatternRewriter):
         self.fn = fn
         self.rewriter = rewriter
@@ -318,7 +318,14 @@ class BuildThreeStagePipeline(RewritePattern):
                 raise op_error(fn, "stores inside control flow must be extracted into "
                                    "compute groups first (run compute-group-extraction)")
             return
-        _Builder(fn, self.device, fuse_group(stores), rewriter).build()
+        group = fuse_group(stores)
+        if group.reductions():
+            # the reduction builder extends this module's Builder: imported where needed
+            from scheduler.conversion.ktir_to_ktdf.reduction_pipeline import ReductionBuilder
+
+            ReductionBuilder(fn, self.device, group, rewriter).build()
+            return
+        Builder(fn, self.device, group, rewriter).build()
 
 
 class ConstructThreeStagePipelinePass(ModulePass):

@@ -48,8 +48,10 @@ from ktir.dialects import ktdp
 from scheduler.analysis.compute_ops import (
     NAMED_ELEMENTWISE,
     SCALAR_OPS,
+    Combiner,
     element_of,
     reassociation,
+    reduction_combiners,
     scalar_reason,
     structural_reason,
 )
@@ -96,7 +98,38 @@ class Apply:
     result: int = 0  # which result of the template
 
 
-Node = Leaf | Const | Captured | Apply
+@dataclass(frozen=True)
+class Reduce:
+    """Output `output` of a reduction (`linalg.reduce`, or a `linalg.generic` with reduction
+    iterators) over the group's iteration space: `args` are the nodes of its body's inputs on
+    that space, `init` the node of its init (on the reduced space), `dims` the reduced
+    dimensions, folded into the accumulator by `combiner`; seen from a consumer through `map` (consumer space -> group-space
+    coordinates, 0 in the reduced dimensions)."""
+
+    template: Operation
+    output: int
+    args: tuple[Node, ...]  # (the contribution,)
+    combiner: Combiner
+    init: Node
+    dims: tuple[int, ...]
+    extents: tuple[int, ...]
+    map: AffineMap
+
+    @property
+    def element_type(self) -> Attribute:
+        return element_of(self.template.results[self.output].type)
+
+    def at(self, m: AffineMap) -> Reduce:
+        return Reduce(self.template, self.output, self.args, self.combiner, self.init,
+                      self.dims, self.extents, self.map.compose(m))
+
+    def same(self, other: Reduce) -> bool:
+        """The same reduction (seen through any map)."""
+        return (self.template, self.output, self.args, self.init) == (
+            other.template, other.output, other.args, other.init)
+
+
+Node = Leaf | Const | Captured | Apply | Reduce
 
 
 @dataclass
@@ -115,6 +148,9 @@ class FusedGroup:
             if isinstance(n, Apply):
                 for a in n.args:
                     walk(a)
+            if isinstance(n, Reduce):
+                for a in (*n.args, n.init):
+                    walk(a)
             seen[n] = None
 
         for _, node in self.outputs:
@@ -132,7 +168,17 @@ class FusedGroup:
             return n.value.type
         if isinstance(n, Captured):
             return n.value.type
+        if isinstance(n, Reduce):
+            return n.element_type
         return element_of(n.template.results[n.result].type)
+
+    def reductions(self) -> list[Reduce]:
+        """Distinct reductions (whatever map they are seen through), operands first."""
+        out: list[Reduce] = []
+        for n in self.nodes():
+            if isinstance(n, Reduce) and not any(n.same(r) for r in out):
+                out.append(n)
+        return out
 
 
 def access_of(op: ktdp.LoadOp | ktdp.StoreOp) -> Access:
@@ -153,6 +199,8 @@ def _compose(node: Node, m: AffineMap) -> Node:
         return Leaf(node.load, node.map.compose(m))
     if isinstance(node, Apply):
         return Apply(node.template, tuple(_compose(a, m) for a in node.args), node.result)
+    if isinstance(node, Reduce):
+        return node.at(m)
     return node
 
 
@@ -232,7 +280,11 @@ class _Fuser:
             m = AffineMap(rank, 0, tuple(AffineExpr.dimension(inverse[d])
                                           for d in range(rank)))
             return _compose(self.node(op.inputs[0]), m)
+        if isinstance(op, linalg.ReduceOp):
+            return self._reduce(op)
         if isinstance(op, linalg.GenericOp):
+            if any(it.data.value != "parallel" for it in op.iterator_types.data):
+                return self._reducing_generic(op, v)
             return self._generic(op, v, rank)
         if isinstance(op, linalg.BroadcastOp):
             dims = set(op.dimensions.get_values())
@@ -261,7 +313,7 @@ class _Fuser:
         if isinstance(value, DenseIntOrFPElementsAttr):
             elt = value.get_element_type()
             if _is_float(elt):
-                return Const(FloatAttr(value.get_float_values()[0], elt))
+                return Const(FloatAttr(float(value.get_values()[0]), elt))
             return Const(IntegerAttr(int(value.get_values()[0]), elt))
         if isinstance(value, FloatAttr | IntegerAttr):
             return Const(value)
@@ -323,6 +375,77 @@ class _Fuser:
             raise op_error(op, "linalg.generic outputs must use identity indexing maps")
         return self._body_node(op, body, env, out_index, rank)
 
+    def _reduce(self, op: linalg.ReduceOp) -> Node:
+        why = structural_reason(op)
+        if why is not None:
+            raise op_error(op, why)
+        x = op.input
+        shape = tuple(x.type.get_shape())  # type: ignore[attr-defined]
+        dims = tuple(sorted(int(d) for d in op.dimensions.get_values()))
+        env: dict[SSAValue, Node] = {op.region.block.args[0]: self.node(x)}
+        return self._reduction(op, 0, env, op.init, dims, shape)
+
+    def _reducing_generic(self, op: linalg.GenericOp, v: SSAValue) -> Node:
+        why = structural_reason(op)
+        if why is not None:
+            raise op_error(op, why)
+        maps = [m.data for m in op.indexing_maps.data]
+        iters = [it.data.value for it in op.iterator_types.data]
+        dims = tuple(d for d, it in enumerate(iters) if it != "parallel")
+        shape: list[int | None] = [None] * len(iters)
+        for x, m in zip((*op.inputs, *op.outputs), maps):
+            for e, n in zip(m.results, x.type.get_shape()):  # type: ignore[attr-defined]
+                if isinstance(e, AffineDimExpr):
+                    shape[e.position] = n
+        if any(n is None for n in shape):
+            raise op_error(op, "a loop of the reduction has an extent no operand gives")
+        env = {a: _compose(self.node(x), m)
+               for a, x, m in zip(op.body.block.args, op.inputs, maps)}
+        index = list(op.results).index(v)
+        return self._reduction(op, index, env, op.outputs[index], dims,
+                               tuple(shape))  # type: ignore[arg-type]
+
+    def _reduction(self, op: Operation, index: int, env: dict[SSAValue, Node],
+                   init: SSAValue, dims: tuple[int, ...], shape: tuple[int, ...]) -> Node:
+        """The node of a reduction result on its own space: the kept dims in order."""
+        combiners = reduction_combiners(op)
+        assert not isinstance(combiners, str)  # structural_reason said so
+        comb = combiners[index]
+        contrib = self._body_value(op, op.regions[0].block, env, comb.contribution,
+                                   len(shape), set(comb.ops))
+        init_node = self.node(init)
+        if not isinstance(init_node, Const | Captured):
+            raise op_error(op, "the init of a reduction must be one value on every element "
+                               "(a splat, a fill or a constant): not supported by the "
+                               "scheduler yet")
+        kept = [d for d in range(len(shape)) if d not in dims]
+        own = AffineMap(len(kept), 0, tuple(
+            _zero() if d in dims else AffineExpr.dimension(kept.index(d))
+            for d in range(len(shape))))
+        return Reduce(op, index, (contrib,), comb, init_node, dims, shape, own)
+
+    def _body_value(self, op: Operation, body: Block, env: dict[SSAValue, Node],
+                    target: SSAValue, rank: int, skip: set[Operation]) -> Node:
+        """The node of `target`, a value of the body (ops in `skip` are not walked)."""
+        def arg(a: SSAValue) -> Node:
+            return env[a] if a in env else self.at(a, rank)
+
+        for inner in body.ops:
+            if target in env or inner in skip:
+                continue
+            if isinstance(inner, linalg.YieldOp):
+                break
+            if isinstance(inner, arith.ConstantOp):
+                env[inner.result] = self._constant(inner)
+                continue
+            why = scalar_reason(inner)
+            if why is not None:
+                raise op_error(inner, why)
+            args = tuple(arg(a) for a in inner.operands)
+            for k, r in enumerate(inner.results):
+                env[r] = Apply(inner, args, k)
+        return arg(target)
+
     def _body_node(self, op: Operation, body: Block, env: dict[SSAValue, Node],
                    index: int, rank: int) -> Node:
         def arg(a: SSAValue) -> Node:
@@ -348,17 +471,26 @@ def _is_float(t: Attribute) -> bool:
 
 
 def fuse_group(stores: list[ktdp.StoreOp]) -> FusedGroup:
-    """One iteration space (the stored tile shape) and one DAG per stored value."""
+    """One iteration space and one DAG per stored value. The space is the stored tile
+    shape, or, in a group that reduces, the space of its reductions; a store then holds
+    either that whole space or the reductions' results (the space less the reduced dims)."""
     first = access_of(stores[0])
     fuser = _Fuser()
     fuser.group = FusedGroup(first.shape)
     for st in stores:
         acc = access_of(st)
-        if acc.shape != first.shape:
-            raise op_error(st, f"stores of one group must have the same shape "
-                               f"({'x'.join(map(str, acc.shape))} vs "
-                               f"{'x'.join(map(str, first.shape))})")
         fuser.group.outputs.append((acc, fuser.at(st.data, len(acc.shape))))
+    reds = fuser.group.reductions()
+    space = reds[0].extents if reds else first.shape
+    kept = (tuple(n for d, n in enumerate(space) if d not in reds[0].dims) if reds
+            else space)
+    for acc, _ in fuser.group.outputs:
+        if acc.shape not in (space, kept):
+            want = "x".join(map(str, space)) + (f" or {'x'.join(map(str, kept))}"
+                                                if kept != space else "")
+            raise op_error(acc.op, f"stores of one group must have the same shape "
+                                   f"({'x'.join(map(str, acc.shape))} vs {want})")
+    fuser.group.space = space
     return fuser.group
 
 
@@ -439,5 +571,5 @@ def build_body(group: FusedGroup, leaves: list[Leaf], element_types: list[Attrib
     return block
 
 
-__all__ = ["Access", "Apply", "Captured", "Const", "Follow", "FusedGroup", "Leaf",
+__all__ = ["Access", "Apply", "Captured", "Const", "Follow", "FusedGroup", "Leaf", "Reduce",
            "access_of", "build_body", "fuse_group", "leaf_dims"]

@@ -15,7 +15,7 @@ import math
 from collections.abc import Sequence
 from itertools import product
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
     FloatAttr,
     IndexType,
@@ -25,12 +25,17 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from ktir.diagnostics import op_error
-from scheduler.analysis.compute_ops import lower_scalar, scalar_reason
+from scheduler.analysis.compute_ops import (
+    Combiner,
+    lower_scalar,
+    reduction_combiners,
+    scalar_reason,
+)
 from scheduler.conversion.ktdf_to_dfir.ktdflowering_to_dfir.programs import Programs
 from scheduler.rewriting import replace_keeping_names
 from spyrecode.dialects import vectorchain
@@ -104,6 +109,13 @@ class VectorchainBuilder:
         return self._add(vectorchain.ShuffleOp(seed, [-1], self.lanes,
                                                self.vector(scalar.type), variable=[scalar]))
 
+    def shuffle_lanes(self, x: SSAValue, pattern: Sequence[int]) -> SSAValue:
+        """Lane i of the result is lane pattern[i] of x."""
+        if list(pattern) == list(range(len(pattern))) and len(pattern) == self.lanes:
+            return x
+        return self._add(vectorchain.ShuffleOp(x, list(pattern), 1, self.vector(
+            self.element(x), len(pattern))))
+
     def widen(self, x: SSAValue, m: AffineMap, shape: Sequence[int],
               space: Sequence[int]) -> SSAValue:
         """An input read through the broadcasting map `m` (space -> its `shape`) on the
@@ -128,24 +140,68 @@ def _constant_value(attr: Attribute) -> float:
     return attr.value.data
 
 
+def _reducing(op: linalg.GenericOp) -> bool:
+    return any(it.data.value != "parallel" for it in op.iterator_types.data)
+
+
+def _generic_space(op: linalg.GenericOp) -> list[int] | None:
+    """The iteration space: the result's shape, and for a reducing generic over one vector
+    the reduced dimension's extent from its input lanes (one reduced dimension of more
+    than one lane, before or after the kept ones)."""
+    t = op.results[0].type
+    assert isinstance(t, TensorType)
+    if not _reducing(op):
+        return list(t.get_shape())
+    iters = [it.data.value for it in op.iterator_types.data]
+    kept = [d for d, it in enumerate(iters) if it == "parallel"]
+    space = [0] * len(iters)
+    for d, n in zip(kept, t.get_shape()):
+        space[d] = n
+    lanes = op.inputs[0].type.get_shape()[0]  # type: ignore[attr-defined]
+    red = [d for d, it in enumerate(iters) if it != "parallel"]
+    rest = lanes // max(1, math.prod(space[d] for d in kept))
+    for d in red:
+        space[d] = 1
+    space[red[-1]] = rest
+    return space
+
+
 class LowerGeneric(RewritePattern):
+    """A generic whose operands are vectors: its body on the lanes of its iteration space
+    (an output read by the body, a loop-carried partial, is bound to its operand); a
+    reducing generic (over one vector: reduction-loop-exposure cut it so) computes its
+    contribution on every lane, folds the lanes of the reduced dimension with its combiner
+    in a tree of shuffles, then folds in its init."""
+
     def __init__(self, programs: Programs):
         self.programs = programs
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
-        if self.programs.of(op) is None or not all(isinstance(x.type, VectorType)
-                                             for x in op.inputs):
-            return
-        t = op.outputs[0].type
-        assert isinstance(t, TensorType)
-        space = list(t.get_shape())
-        v = VectorchainBuilder(math.prod(space))
         body = op.body.block
+        n_in = len(op.inputs)
+        if self.programs.of(op) is None:
+            return
+        read_outs = [_carried_vector(x, rewriter) for a, x in zip(body.args[n_in:], op.outputs)
+                     if a.first_use is not None or _reducing(op)]
+        if not all(isinstance(x.type, VectorType)
+                                             for x in (*op.inputs, *read_outs)):
+            return
+        space = _generic_space(op)
+        assert space is not None
+        v = VectorchainBuilder(math.prod(space))
         env: dict[SSAValue, SSAValue] = {}
         maps = [m.data for m in op.indexing_maps.data]
         for arg, x, m in zip(body.args, op.inputs, maps):
             env[arg] = v.widen(x, m, _read_shape(m, space), space)
+        if not _reducing(op):
+            for arg, x in zip(body.args[n_in:], op.outputs):
+                if arg.first_use is not None:
+                    env[arg] = x
+        combs = reduction_combiners(op) if _reducing(op) else []
+        if isinstance(combs, str):
+            raise op_error(op, combs)
+        skip = {o for c in combs for o in c.ops}
 
         def value(a: SSAValue) -> SSAValue:
             if a not in env:  # a scalar defined outside the stage
@@ -154,8 +210,15 @@ class LowerGeneric(RewritePattern):
 
         for inner in body.ops:
             if isinstance(inner, linalg.YieldOp):
-                replace_keeping_names(rewriter, op, v.ops, [value(y) for y in inner.operands])
+                if combs:
+                    results = [self.fold(v, c, value(c.contribution), init, op, space)
+                               for c, init in zip(combs, op.outputs)]
+                else:
+                    results = [value(y) for y in inner.operands]
+                replace_keeping_names(rewriter, op, v.ops, results)
                 return
+            if inner in skip:
+                continue
             if isinstance(inner, arith.ConstantOp):
                 env[inner.result] = v.constant(_constant_value(inner.value),
                                                inner.result.type)
@@ -165,6 +228,44 @@ class LowerGeneric(RewritePattern):
                 raise op_error(inner, why)
             results = lower_scalar(v, inner, [value(a) for a in inner.operands])
             env.update(zip(inner.results, results))
+
+    @staticmethod
+    def fold(v: VectorchainBuilder, c: Combiner, x: SSAValue, init: SSAValue,
+             op: linalg.GenericOp, space: list[int]) -> SSAValue:
+        """Fold the lanes of the reduced dims of `x` (row-major over `space`), then `init`."""
+        def combine(acc: SSAValue, contrib: SSAValue) -> SSAValue:
+            env = {c.accumulator: acc, c.contribution: contrib}
+            out = acc
+            for o in c.ops:
+                out = lower_scalar(v, o, [env[a] for a in o.operands])[0]
+                env[o.results[0]] = out
+            return out
+
+        iters = [it.data.value for it in op.iterator_types.data]
+        strides = [math.prod(space[k + 1:]) for k in range(len(space))]
+        coords = list(product(*(range(n) for n in space)))
+        for d, it in enumerate(iters):
+            n = space[d]
+            if it == "parallel" or n == 1:
+                continue
+            if n & (n - 1) == 0:  # a tree: fold the upper half onto the lower
+                h = n // 2
+                while h >= 1:
+                    pattern = [i + h * strides[d] if p[d] < h else i
+                               for i, p in enumerate(coords)]
+                    x = combine(x, v.shuffle_lanes(x, pattern))
+                    h //= 2
+            else:  # in order
+                acc = x
+                for j in range(1, n):
+                    pattern = [i + j * strides[d] if p[d] == 0 else i
+                               for i, p in enumerate(coords)]
+                    acc = combine(acc, v.shuffle_lanes(x, pattern))
+                x = acc
+        keep = [i for i, p in enumerate(coords)
+                if all(p[d] == 0 for d, it in enumerate(iters) if it != "parallel")]
+        x = v.shuffle_lanes(x, keep)
+        return combine(init, x)
 
 
 def _read_shape(m: AffineMap, space: list[int]) -> list[int]:
@@ -177,9 +278,49 @@ def _read_shape(m: AffineMap, space: list[int]) -> list[int]:
     return out
 
 
+class LowerFill(RewritePattern):
+    """`linalg.fill` of a tensor in a compute stage (a reduction's init or partials): one
+    vector of its value on every element."""
+
+    def __init__(self, programs: Programs):
+        self.programs = programs
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.FillOp, rewriter: PatternRewriter) -> None:
+        t = op.results[0].type if op.results else None
+        if self.programs.of(op) is None or not isinstance(t, TensorType):
+            return
+        v = VectorchainBuilder(math.prod(t.get_shape()))
+        x = op.inputs[0]
+        src = x.owner
+        if isinstance(src, arith.ConstantOp) and isinstance(src.value, FloatAttr | IntegerAttr):
+            out = v.constant(_constant_value(src.value), x.type)
+        else:
+            out = v.splat(x)
+        replace_keeping_names(rewriter, op, v.ops, [out])
+
+
+def _carried_vector(x: SSAValue, rewriter: PatternRewriter) -> SSAValue:
+    """A tensor carried by an `scf.for` whose init is a vector now (a reduction's partials,
+    lowered by LowerFill): the loop carries that vector (argument and result retyped)."""
+    if isinstance(x.type, VectorType) or not isinstance(x, BlockArgument):
+        return x
+    loop = x.block.parent_op()
+    if not isinstance(loop, scf.ForOp) or x.index == 0:
+        return x
+    k = x.index - 1
+    init = loop.iter_args[k]
+    init = _carried_vector(init, rewriter)
+    if not isinstance(init.type, VectorType):
+        return x
+    new = rewriter.replace_value_with_new_type(x, init.type)
+    rewriter.replace_value_with_new_type(loop.results[k], init.type)
+    return new
+
+
 def patterns(programs: Programs) -> tuple[RewritePattern, ...]:
-    return (LowerGeneric(programs),)
+    return (LowerFill(programs), LowerGeneric(programs))
 
 
-LOWERED = (linalg.GenericOp,)
-WHOLE = (linalg.GenericOp,)
+LOWERED = (linalg.GenericOp, linalg.FillOp)
+WHOLE = (linalg.GenericOp, linalg.FillOp)

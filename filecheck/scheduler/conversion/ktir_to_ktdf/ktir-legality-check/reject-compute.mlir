@@ -39,20 +39,6 @@ func.func @negative_matmul(%a: tensor<4x8xf16>, %b: tensor<8x4xf16>, %o: tensor<
 
 // -----
 
-#m = affine_map<(d0) -> (d0)>
-#r = affine_map<(d0) -> ()>
-func.func @negative_reduction(%a: tensor<64xf16>, %o: tensor<f16>) -> tensor<f16> {
-  %r = linalg.generic {indexing_maps = [#m, #r], iterator_types = ["reduction"]} ins(%a : tensor<64xf16>) outs(%o : tensor<f16>) {
-  ^bb0(%x: f16, %y: f16):
-    %s = arith.addf %x, %y : f16
-    linalg.yield %s : f16
-  } -> tensor<f16>
-  return %r : tensor<f16>
-}
-// CHECK: error: {{.*}}linalg.generic with reduction iterators: not supported by the scheduler yet
-
-// -----
-
 func.func @negative_bitcast_on_tensors(%a: tensor<64xf16>) -> tensor<64xi16> {
   %r = arith.bitcast %a : tensor<64xf16> to tensor<64xi16>
   return %r : tensor<64xi16>

@@ -1,0 +1,41 @@
+"""Reductions end to end: compiled, emulated and compared with the reference interpreter on
+both shipped devices, and the device-memory traffic of the normalisations (each row read from
+DDR once although every pass reads it)."""
+
+from pathlib import Path
+
+import pytest
+
+from ktir_tools.run import run_and_check
+
+HERE = Path(__file__).parent / "reductions"
+DEVICES = ("spyre", "sample_device")
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("kernel", ["reduce_explicit_region", "reduce_compare_select",
+                                    "softmax_rows", "layernorm_rows",
+                                    "row_sum_and_max"])
+def test_matches_reference(kernel: str, device: str) -> None:
+    report = run_and_check(HERE / f"{kernel}.mlir", device)
+    assert report.match, [c for c in report.checks]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_rmsnorm_example_within_one_ulp(device: str) -> None:
+    root = Path(__file__).parents[2]
+    report = run_and_check(root / "examples/kernels/rmsnorm.mlir", device,
+                           args={"eps": "1e-5"}, rtol=1e-3)
+    assert report.match
+
+
+@pytest.mark.parametrize(("kernel", "ddr_reads"), [
+    ("softmax_rows", 4 * 1024 * 2),                 # X once
+    ("layernorm_rows", 4 * 1024 * 2 + 4 * 2 * 1024 * 2),  # X once, W and B once per tile
+])
+def test_each_row_leaves_ddr_once(kernel: str, ddr_reads: int) -> None:
+    report = run_and_check(HERE / f"{kernel}.mlir", "spyre")
+    traffic = report.emulation.bytes_per_datapath
+    assert traffic["DDR->DMA_IN"] == ddr_reads
+    passes = 3  # max (or mean), sum (or variance), normalisation
+    assert traffic["LX->LX_LOAD"] >= passes * 4 * 1024 * 2
