@@ -32,8 +32,9 @@ from spyrecode.dialects.symbol import CreateIdOp, CreateSymbolOp
 
 KINDS = ("tensor_address", "shape", "scalar", "derived")
 _BINARY = {arith.AddiOp: "+", arith.SubiOp: "-", arith.MuliOp: "*",
-           arith.FloorDivSIOp: "floordiv", arith.RemSIOp: "mod", arith.DivUIOp: "floordiv",
-           arith.RemUIOp: "mod", arith.MinSIOp: "min", arith.MaxSIOp: "max"}
+           arith.FloorDivSIOp: "floordiv", arith.DivSIOp: "div", arith.RemSIOp: "rem",
+           arith.MinSIOp: "min", arith.MaxSIOp: "max"}
+"""Host ops a derived symbol's expression may hold (`div`/`rem` truncate, as arith's do)."""
 
 
 @dataclass(frozen=True)
