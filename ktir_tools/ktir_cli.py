@@ -34,7 +34,7 @@ app = typer.Typer(
 )
 
 
-ORDER = ("run", "compile", "emulate", "interpret", "arch")
+ORDER = ("run", "compile", "launch", "emulate", "interpret", "spyrecode", "arch")
 """How `ktir --help` lists the commands: the main job first; unknown ones after, by name."""
 
 

@@ -88,6 +88,31 @@ def _plan_buffers(fn, args: dict[str, str], inputs: dict[str, Any] | None, seed:
     return RunResult(fn.sym_name.data, kernel_grid_of(fn), specs, data, {}, fixed)
 
 
+def _check_values(plan: Plan, given: dict[str, str], inputs: dict[str, Any] | None) -> None:
+    """The `--arg` values of shapes and scalars checked against symbols.json first, so that a
+    violated constraint or a missing value names the symbol (as `launch` would)."""
+    from ktir_tools.runtime import check_value, missing
+
+    numbers = {k: v for k, v in (inputs or {}).items() if not np.ndim(v)}
+    for s in plan.arguments:
+        if s.kind not in ("shape", "scalar"):
+            continue
+        if s.name in given:
+            text = given[s.name]
+            try:
+                value: Any = int(text, 0)
+            except ValueError:
+                try:
+                    value = float(text)
+                except ValueError:
+                    continue  # the planner names what it cannot read
+            check_value(plan, s, value)
+        elif s.name in numbers:
+            check_value(plan, s, numbers[s.name].item())
+        elif s.value is None:
+            raise missing(plan, s)
+
+
 def launch_kernel(artifact: str | Path | None = None, device: Any = None, *,
                   plan: Plan | None = None, args: dict[str, str] | None = None,
                   inputs: dict[str, Any] | None = None, seed: int = 0, check: bool = False,
@@ -106,6 +131,7 @@ def launch_kernel(artifact: str | Path | None = None, device: Any = None, *,
     source = parse_module(art.text("kernel.mlir"), f"{art.source}/kernel.mlir")
     fn = select_kernel(source, art.kernel)
     given = {**art.compile_args, **(args or {})}
+    _check_values(plan, given, inputs)
     t0 = time.perf_counter()
     work = None
     if check:

@@ -166,6 +166,40 @@ def _integer(plan: Plan, s: Symbol, v: Any) -> int:
     return int(v)
 
 
+def check_value(plan: Plan, s: Symbol, v: Any) -> Any:
+    """The value symbol `s` takes for argument value `v` (a tensor's byte pointer becomes an
+    element address), or a `LaunchError` naming the symbol."""
+    if s.kind == "tensor_address":
+        ptr = _integer(plan, s, v)
+        width = s.element_bytes or 1
+        if ptr < 0:
+            raise LaunchError(plan.kernel, s, f"byte pointer {ptr} is negative")
+        if ptr % width:
+            raise LaunchError(plan.kernel, s, f"byte pointer {ptr} is not a multiple of "
+                              f"{width}, the byte width of its {s.element_type} elements")
+        return ptr // width
+    if s.kind == "shape":
+        v = _integer(plan, s, v)
+        if v < 0:
+            raise LaunchError(plan.kernel, s, f"shape value {v} is negative")
+        if s.granularity and v % s.granularity:
+            raise LaunchError(plan.kernel, s, f"shape value {v} violates 'mod "
+                              f"{s.granularity} == 0' (granularity {s.granularity})")
+        if s.upperbound is not None and v > s.upperbound:
+            raise LaunchError(plan.kernel, s, f"shape value {v} violates '<= "
+                              f"{s.upperbound}' (upperbound {s.upperbound})")
+        return v
+    v = _scalar(plan, s, v)
+    if s.value is not None and v != s.value:
+        raise LaunchError(plan.kernel, s, f"was bound to {s.value} at compile time; the "
+                          f"launch gives {v} (recompile to change it)")
+    return v
+
+
+def missing(plan: Plan, s: Symbol) -> LaunchError:
+    return LaunchError(plan.kernel, s, "missing argument: the launch gives no value for it")
+
+
 def bind(plan: Plan, args: ArgValues) -> tuple[list[Any], dict[int, Any]]:
     """The emulator's arguments (by position) and the value of every symbol, checked."""
     given = _by_position(plan, args)
@@ -174,37 +208,10 @@ def bind(plan: Plan, args: ArgValues) -> tuple[list[Any], dict[int, Any]]:
     for s in plan.arguments:
         assert s.argument is not None
         if s.argument not in given:
-            if s.kind == "scalar" and s.value is not None:
-                given[s.argument] = s.value
-            else:
-                raise LaunchError(plan.kernel, s, "missing argument: the launch gives no "
-                                                  "value for it")
-        v = given[s.argument]
-        if s.kind == "tensor_address":
-            ptr = _integer(plan, s, v)
-            width = s.element_bytes or 1
-            if ptr < 0:
-                raise LaunchError(plan.kernel, s, f"byte pointer {ptr} is negative")
-            if ptr % width:
-                raise LaunchError(plan.kernel, s, f"byte pointer {ptr} is not a multiple of "
-                                  f"{width}, the byte width of its {s.element_type} elements")
-            v = ptr // width
-        elif s.kind == "shape":
-            v = _integer(plan, s, v)
-            if v < 0:
-                raise LaunchError(plan.kernel, s, f"shape value {v} is negative")
-            if s.granularity and v % s.granularity:
-                raise LaunchError(plan.kernel, s, f"shape value {v} violates 'mod "
-                                  f"{s.granularity} == 0' (granularity {s.granularity})")
-            if s.upperbound is not None and v > s.upperbound:
-                raise LaunchError(plan.kernel, s, f"shape value {v} violates '<= "
-                                  f"{s.upperbound}' (upperbound {s.upperbound})")
-        else:
-            v = _scalar(plan, s, v)
-            if s.value is not None and v != s.value:
-                raise LaunchError(plan.kernel, s, f"was bound to {s.value} at compile time; "
-                                  f"the launch gives {v} (recompile to change it)")
-        values[s.id] = v
+            if s.kind != "scalar" or s.value is None:
+                raise missing(plan, s)
+            given[s.argument] = s.value
+        v = values[s.id] = check_value(plan, s, given[s.argument])
         argv.append(v)
     for s in plan.derived:
         values[s.id] = _evaluate(s.expression, values) if s.expression is not None else None
@@ -274,4 +281,5 @@ def memory_image(buffers: Sequence[tuple[int, np.ndarray]], size: int | None = N
     return out
 
 
-__all__ = ["LaunchError", "LaunchResult", "Plan", "bind", "launch", "memory_image", "prepare"]
+__all__ = ["LaunchError", "LaunchResult", "Plan", "bind", "check_value", "launch", "memory_image",
+           "prepare"]

@@ -50,10 +50,18 @@ def sha256(data: bytes) -> str:
 
 
 def device_hash(device: Any) -> str:
-    """SHA-256 of what a device model is built from: its definition as printed (imports
-    followed) and the attributes in force (a declaration's override the definition's)."""
+    """SHA-256 of what a device model is built from: the file holding its definition (imports
+    followed; the definition as printed when it has no file) and the attributes in force (a
+    declaration's override the definition's)."""
+    path = getattr(device, "source_path", None)
+    try:
+        base = Path(path).read_bytes() if path is not None else None
+    except OSError:
+        base = None
+    if base is None:
+        base = str(device.definition).encode()
     attrs = "\n".join(f"{k} = {v}" for k, v in sorted(device.attributes.items()))
-    return sha256(f"{device.definition}\n{attrs}\n".encode())
+    return sha256(base + f"\n@{device.name}\n{attrs}\n".encode())
 
 
 def to_json(data: Any) -> bytes:
