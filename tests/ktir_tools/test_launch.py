@@ -110,3 +110,36 @@ def test_prepare_refuses_another_device(tmp_path) -> None:
                                              "@sample_device"):
         prepare(tmp_path / "art", "spyre")
     assert Path(tmp_path / "art" / "manifest.json").is_file()
+
+
+KERNELS = Path(__file__).resolve().parent / "kernels"
+DYNAMIC = [  # kernel, its size argument, three sizes, the buffers' shape and dtype per size
+    ("add_rows_runtime_arg", "M_arg", (64, 512, 1024), lambda m: (m, 64), np.float16),
+    ("vector_add_n", "n", (1, 300, 1024), lambda n: (n,), np.float32),
+]
+
+
+@pytest.mark.xfail(strict=True, raises=KtirDiagnostic,
+                   reason="sizes known only at launch: the scheduler refuses them until the "
+                          "symbolic runtime_arg sizes (branch h/dynamic) land")
+@pytest.mark.parametrize(("kernel", "size_arg", "sizes", "shape", "dtype"), DYNAMIC,
+                         ids=[d[0] for d in DYNAMIC])
+def test_compiled_once_launched_with_three_sizes_and_address_sets(
+        kernel, size_arg, sizes, shape, dtype, tmp_path) -> None:
+    path = KERNELS / f"{kernel}.mlir"
+    compile_spyrecode(path, "sample_device", out=tmp_path / "art.tar")
+    plan = prepare(tmp_path / "art.tar")
+    for k, size in enumerate(sizes):
+        rng = np.random.default_rng(k)
+        a, b = (rng.standard_normal(shape(size)).astype(dtype) for _ in range(2))
+        names = [s.name for s in plan.arguments]
+        want = run_kernel(path, args={size_arg: str(size)},
+                          inputs={names[0]: a, names[1]: b}).outputs[names[2]]
+        # the output first, then the inputs in turn, with gaps that differ per launch
+        gap = 128 * (k + 1)
+        ptr = {names[2]: 4096 * k, names[(k % 2)]: 4096 * k + a.nbytes + gap}
+        ptr[names[1 - k % 2]] = ptr[names[k % 2]] + a.nbytes + gap
+        ddr = memory_image([(ptr[names[0]], a), (ptr[names[1]], b)])
+        r = launch(plan, {**ptr, size_arg: size}, {"DDR": ddr})
+        got = r.read("DDR", ptr[names[2]], shape(size), dtype)
+        assert got.tobytes() == want.tobytes(), (kernel, size)
