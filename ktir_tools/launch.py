@@ -88,6 +88,13 @@ def _plan_buffers(fn, args: dict[str, str], inputs: dict[str, Any] | None, seed:
     return RunResult(fn.sym_name.data, kernel_grid_of(fn), specs, data, {}, fixed)
 
 
+def _byte_pointer(spec) -> int:
+    """The byte pointer of a pointer argument the interpreter placed (element address)."""
+    assert spec.address is not None
+    assert spec.elem is not None
+    return spec.address * spec.elem.itemsize
+
+
 def _check_values(plan: Plan, given: dict[str, str], inputs: dict[str, Any] | None) -> None:
     """The `--arg` values of shapes and scalars checked against symbols.json first, so that a
     violated constraint or a missing value names the symbol (as `launch` would)."""
@@ -146,7 +153,7 @@ def launch_kernel(artifact: str | Path | None = None, device: Any = None, *,
     buffers = [(s.start * s.elem.itemsize, stored(s, ref.inputs[s.name]))
                for s in (*ref.specs, *ref.fixed)
                if s.kind in ("pointer", "fixed") and s.elem is not None and s.start is not None]
-    argv = [s.address * s.elem.itemsize if s.kind == "pointer" else s.value for s in ref.specs]
+    argv = [_byte_pointer(s) if s.kind == "pointer" else s.value for s in ref.specs]
     result = launch(plan, argv, {mem: memory_image(buffers)}, cycle_limit=cycle_limit,
                     loop_limit=loop_limit, work=work)
     em = result.emulation

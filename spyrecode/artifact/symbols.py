@@ -159,7 +159,7 @@ def _expression(v: SSAValue, kernel: func.FuncOp | None) -> Any:
         return {"const": op.value.value.data}  # type: ignore[union-attr]
     if isinstance(op, arith.IndexCastOp):
         return _expression(op.input, kernel)
-    if type(op) in _BINARY:
+    if isinstance(op, Operation) and type(op) in _BINARY:
         a, b = (_expression(x, kernel) for x in op.operands)
         if a is None or b is None:
             return None
