@@ -5,6 +5,8 @@
                      memory_init={"DDR": [(a, A), (b, B)]})
     C = result.read("DDR", c, (96, 64), "float16")
     check_program(dfir_module, device)   # what emulate would refuse before running, raised
+    loaded = load(dfir_module, device, entry="add")   # compile once ...
+    result = loaded.run([a, b, c], memory_init)       # ... run many times
 
 Everything about the machine comes from `arch_descriptions.model.Device`; the execution model
 is shared/spec/dataflow-ir.md §7. Modules: machine (instances, FIFOs, signals), codegen*
@@ -15,7 +17,7 @@ runtime (process state and cold helpers), engine (the scheduler), numerics (vect
 races (E9 checker), results, trace, api (`emulate`).
 """
 
-from emulator.api import check_program, emulate
+from emulator.api import LoadedProgram, check_program, emulate, load
 from emulator.errors import (
     CapacityError,
     ChannelTypeError,
@@ -35,7 +37,7 @@ from emulator.runtime import register_opaque
 
 __all__ = [
     "CapacityError", "ChannelTypeError", "CycleLimitError", "DeadlockError", "EmulationError",
-    "EmulationResult", "LeftoverError", "OutOfBoundsError", "RaceError", "Roofline",
-    "RuntimeFault", "UnboundSymbolError", "UnitStats", "UnsupportedOpError", "WiringError",
-    "check_program", "emulate", "register_opaque",
+    "EmulationResult", "LeftoverError", "LoadedProgram", "OutOfBoundsError", "RaceError",
+    "Roofline", "RuntimeFault", "UnboundSymbolError", "UnitStats", "UnsupportedOpError",
+    "WiringError", "check_program", "emulate", "load", "register_opaque",
 ]

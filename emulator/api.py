@@ -112,15 +112,21 @@ class Run:
 
     def start(self, memory_init: MemoryInit | None) -> None:
         funcs = functions(self.module)
-        fn = funcs.get(self.entry)
-        if fn is None:
-            have = ", ".join("@" + n for n in sorted(funcs)) or "none"
-            raise EmulationError(f"no function @{self.entry} to run (functions: {have})")
+        fn = _entry(funcs, self.entry)
         self.machine = Machine(self.device, _cores(self.device, funcs, fn))
         place(self.machine, memory_init)
         self.compiler = Compiler(funcs, self.machine, self.check_races, self.trace, self.dump,
                                  self.loop_limit)
         self.fn = fn
+
+    def start_loaded(self, loaded: LoadedProgram, memory_init: MemoryInit | None) -> None:
+        """Start on a fresh machine with the code `loaded` compiled (and its cost tables)."""
+        self.machine = Machine(self.device, loaded.cores)
+        place(self.machine, memory_init)
+        self.compiler = loaded.compiler
+        self.compiler.bind(self.machine, self.loop_limit)
+        self.costs = loaded.costs
+        self.fn = loaded.fn
 
     def call(self, name: str, args: Sequence[object], scope: dict[int, object]) -> tuple:
         assert self.compiler is not None
@@ -233,6 +239,67 @@ class Run:
             launches=self.launches, wall_seconds=wall)
 
 
+def _entry(funcs: dict[str, FuncOp], entry: str) -> FuncOp:
+    fn = funcs.get(entry)
+    if fn is None:
+        have = ", ".join("@" + n for n in sorted(funcs)) or "none"
+        raise EmulationError(f"no function @{entry} to run (functions: {have})")
+    return fn
+
+
+def _compile_all(compiler: Compiler, funcs: dict[str, FuncOp]) -> None:
+    """Bodies with their programs and the functions they call, every other function as host
+    code: all that `emulate` would compile before and during its launches."""
+    entries = list(funcs.values())
+    bodies = [f for f in entries if is_body(f)]
+    for fn in bodies:
+        compiler.body(fn)
+    for fn in entries:
+        if fn not in bodies and not compiler.called_from_programs(fn.sym_name.data):
+            compiler.host(fn)
+
+
+class LoadedProgram:
+    """A DataflowIR module compiled once for a device, to run many times (SpyreCode's prepare
+    once, launch many: shared/spec/spyrecode.md §4). `load` compiles every function as
+    `check_program` does; each `run` starts a fresh machine (memories, FIFOs, signals, clock)
+    with its own arguments and memory contents and runs the shared generated code, which is
+    never recompiled (the templates of views known only at run time, compiled on first use,
+    stay for the next run). Runs follow each other; the module must not change meanwhile."""
+
+    def __init__(self, module: ModuleOp, device: Device, entry: str, *, trace: bool = False,
+                 check_races: bool = True, dump: Path | None = None):
+        self.module, self.device, self.entry = module, device, entry
+        self.trace, self.check_races, self.dump = trace, check_races, dump
+        funcs = functions(module)
+        self.fn = _entry(funcs, entry)
+        self.cores = _cores(device, funcs, self.fn)
+        self.compiler = Compiler(funcs, Machine(device, self.cores), check_races, trace, dump)
+        _compile_all(self.compiler, funcs)
+        self.costs: dict[str, list[tuple[float, float, str, int]]] = {}
+
+    def run(self, args: Sequence[int | float], memory_init: MemoryInit | None = None, *,
+            cycle_limit: int = 10**9, strict: bool = False, work: Work | None = None,
+            loop_limit: int = DEFAULT_LOOP_LIMIT) -> EmulationResult:
+        """One launch: like `emulate` with the same options, on the code compiled by `load`."""
+        t0 = time.perf_counter()
+        run = Run(self.module, self.device, self.entry, cycle_limit, self.trace, strict,
+                  self.check_races, self.dump, work, loop_limit)
+        run.start_loaded(self, memory_init)
+        with np.errstate(all="ignore"), _no_cyclic_gc():
+            run.call(self.entry, list(args), {})
+        return run.result(time.perf_counter() - t0)
+
+
+def load(dfir_module: ModuleOp, device: Device, *, entry: str, trace: bool = False,
+         check_races: bool = True, dump_programs: str | os.PathLike | None = None
+         ) -> LoadedProgram:
+    """Compile `entry`'s module for `device` once, for `LoadedProgram.run` to launch many
+    times. Raises the `EmulationError` `emulate` would raise before its first launch."""
+    return LoadedProgram(dfir_module, device, entry, trace=trace, check_races=check_races,
+                         dump=dump_dir(dump_programs))
+
+
 def check_program(dfir_module: ModuleOp, device: Device) -> None:
     """The emulator's static acceptance check: compile every function of the module the way
     `emulate` would (bodies with their programs and the functions they call, every other
@@ -242,13 +309,7 @@ def check_program(dfir_module: ModuleOp, device: Device) -> None:
     funcs = functions(dfir_module)
     entries = list(funcs.values())
     machine = Machine(device, _cores(device, funcs, entries[0]) if entries else 1)
-    compiler = Compiler(funcs, machine, races=False)
-    bodies = [f for f in entries if is_body(f)]
-    for fn in bodies:
-        compiler.body(fn)
-    for fn in entries:
-        if fn not in bodies and not compiler.called_from_programs(fn.sym_name.data):
-            compiler.host(fn)
+    _compile_all(Compiler(funcs, machine, races=False), funcs)
 
 
 def emulate(dfir_module: ModuleOp, device: Device, *, entry: str, args: Sequence[int | float],

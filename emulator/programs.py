@@ -107,11 +107,18 @@ class Compiler:
                  loop_limit: int = DEFAULT_LOOP_LIMIT):
         self.funcs = funcs
         self.cg = Codegen(self.function, races, trace, dump)
-        self.cg.g.update(M=machine, NOMEM=no_memory, PLANOF=plan_of, SHIFT=shift, SYM=symbol,
-                         NOREGION=no_region, SPIN=HostLoops(loop_limit))
+        self.cg.g.update(NOMEM=no_memory, PLANOF=plan_of, SHIFT=shift, SYM=symbol,
+                         NOREGION=no_region)
+        self.bind(machine, loop_limit)
         self._bodies: dict[str, Body] = {}
         self._hosts: dict[str, Callable] = {}
         self._called: dict[str, tuple[str, bool] | None] = {}
+
+    def bind(self, machine: Machine, loop_limit: int = DEFAULT_LOOP_LIMIT) -> None:
+        """Run the compiled code on `machine` from now on: the generated code reaches the
+        machine only through the global `M` (every static fact is a constant of its own), so
+        a fresh machine per run reuses everything compiled for the same device."""
+        self.cg.g.update(M=machine, SPIN=HostLoops(loop_limit))
 
     def func(self, name: str, at: Operation | None = None) -> FuncOp:
         fn = self.funcs.get(name)

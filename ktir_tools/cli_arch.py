@@ -15,16 +15,12 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from ktir_tools.common import table as _table
+
 if TYPE_CHECKING:
     from arch_descriptions.model import Device
 
 SPEC_HELP = "a device file, or the name of a shipped device (see `ktir arch list`)"
-
-
-def _table(title: str, headers: list[str], rows: list[list[str]]) -> list[str]:
-    widths = [max(len(r[i]) for r in [headers, *rows]) for i in range(len(headers))]
-    line = lambda r: "  " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True))  # noqa: E731
-    return ["", title, line(headers).rstrip(), *(line(r).rstrip() for r in rows)]
 
 
 def _lanes(m) -> str:

@@ -50,8 +50,9 @@ def compile_cmd(
         "--device", "-d", help="A shipped device name (see `ktir arch list`) or a device "
         "file.")] = DEFAULT_DEVICE,
     emit: Annotated[str, typer.Option(
-        help="What to produce: 'dfir' (DataflowIR, the whole pipeline) or 'ktdf' (scheduled "
-        "ScheduleIR, before lowering).")] = "dfir",
+        help="What to produce: 'dfir' (DataflowIR, the whole pipeline), 'ktdf' (scheduled "
+        "ScheduleIR, before lowering) or 'spyrecode' (a SpyreCode artifact for `ktir launch`: "
+        "-o DIR, or -o FILE.tar for one archive).")] = "dfir",
     stop_at: Annotated[str | None, typer.Option(
         help="Stop after this checkpoint (pre_mapping, pre_scheduling, post_scheduling, "
         "post_lowering) or pass.")] = None,
@@ -85,6 +86,9 @@ def compile_cmd(
     from scheduler.transforms.emit_split_dfir import write_split
 
     progress = Progress(not quiet)
+    if emit == "spyrecode":
+        _emit_spyrecode(kernel, device, stop_at, disable, arg, output, progress, timings)
+        return
 
     def after_step(name, module, seconds) -> None:
         progress.done(seconds)
@@ -116,6 +120,32 @@ def compile_cmd(
         typer.echo(f"wrote {path}", err=True)
     if timings:
         typer.echo(timing_table(result.steps, result.parse_seconds), err=True)
+
+
+def _emit_spyrecode(kernel: Path, device: str, stop_at: str | None, disable: list[str] | None,
+                    arg: list[str] | None, output: Path | None, progress: Progress,
+                    timings: bool) -> None:
+    """`--emit spyrecode`: the whole pipeline, then the verified artifact, written atomically."""
+    from ktir_tools.launch import compile_spyrecode
+
+    if output is None:
+        raise fail("--emit spyrecode writes an artifact: give -o DIR or -o FILE.tar")
+    if stop_at or disable:
+        raise fail("--emit spyrecode needs the whole pipeline: drop --stop-at / --disable")
+    steps: list = []
+
+    def after_step(name, module, seconds) -> None:
+        progress.done(seconds)
+        steps.append((name, seconds))
+
+    files = compile_spyrecode(kernel, device, args=parse_args(arg or []), out=output,
+                              on_step=progress.start, after_step=after_step)
+    typer.echo(f"wrote SpyreCode to {output}: {len(files)} file(s): "
+               f"{', '.join(sorted(files))}", err=True)
+    if timings:
+        from scheduler.driver import StepTiming
+
+        typer.echo(timing_table([StepTiming(n, t) for n, t in steps], 0.0), err=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -20,7 +20,6 @@ from ktir_tools.common import (
 
 
 def _describe(report) -> list[str]:
-    from ktir_tools.run import GLOBAL_MEMORY
 
     em = report.emulation
     ns = em.seconds * 1e9
@@ -35,6 +34,14 @@ def _describe(report) -> list[str]:
         f"{roof.binding_resource}; efficiency {em.efficiency:.2f}",
         f"  bound      {roof.describe()}",
     ]
+    return lines + check_lines(report)
+
+
+def check_lines(report) -> list[str]:
+    """One `check` line per compared buffer (and the rest of global memory) of a report."""
+    from ktir_tools.run import GLOBAL_MEMORY
+
+    lines: list[str] = []
     how = "bitwise" if report.rtol == 0 and report.atol == 0 else \
         f"rtol={report.rtol:g}, atol={report.atol:g}"
     for c in report.checks:

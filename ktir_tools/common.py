@@ -22,6 +22,14 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(1)
 
 
+def table(title: str, headers: list[str], rows: list[list[str]]) -> list[str]:
+    """The lines of a titled table with left-aligned columns (`ktir arch show`, `ktir
+    spyrecode show`)."""
+    widths = [max(len(r[i]) for r in [headers, *rows]) for i in range(len(headers))]
+    line = lambda r: "  " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True))  # noqa: E731
+    return ["", title, line(headers).rstrip(), *(line(r).rstrip() for r in rows)]
+
+
 def check_tolerances(rtol: float, atol: float) -> None:
     """--rtol / --atol: finite and not negative (nan or inf would pass every check)."""
     for name, v in (("--rtol", rtol), ("--atol", atol)):

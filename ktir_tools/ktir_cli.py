@@ -38,7 +38,7 @@ app = typer.Typer(
 )
 
 
-ORDER = ("run", "compile", "emulate", "interpret", "arch", "sweep", "plot")
+ORDER = ("run", "compile", "launch", "emulate", "interpret", "spyrecode", "arch", "sweep", "plot")
 """How `ktir --help` lists the commands: the main job first; unknown ones after, by name."""
 
 

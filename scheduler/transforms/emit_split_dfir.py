@@ -4,7 +4,7 @@
 declarations of the group functions they call); each compute group's module
 (`module @local_schedule_N`, outer and `_body` functions) goes to `local_schedule_N.mlir`.
 Works for any number of compute groups and for both the one-level and the two-level form.
-The module itself is not changed.
+The module itself is not changed. The split is SpyreCode's (`spyrecode.artifact.programs`).
 """
 
 from __future__ import annotations
@@ -14,23 +14,10 @@ from pathlib import Path
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from ktir.diagnostics import KtirDiagnostic
-
-
-def split_files(module: ModuleOp) -> dict[str, str]:
-    """File name -> text of the split output."""
-    global_ops: list[Operation] = []
-    files: dict[str, str] = {}
-    for op in module.body.block.ops:
-        if isinstance(op, ModuleOp) and op.sym_name is not None:
-            files[f"{op.sym_name.data}.mlir"] = f"{ModuleOp([op.clone()])!s}\n"
-        else:
-            global_ops.append(op.clone())
-    files = {"global.mlir": f"{ModuleOp(global_ops)!s}\n", **files}
-    return files
+from spyrecode.artifact.programs import split_files
 
 
 def write_split(module: ModuleOp, output_dir: str | Path) -> list[Path]:
