@@ -9,7 +9,8 @@ addressed later); the last unit feeds the FIFO, whose slot type becomes `"L1LU" 
 Stores are routed the same way from the compute unit out. Any device graph works as long as
 units and memories alternate on the route and the compute unit's links are queues; otherwise
 the error names the device and the route. Stages of one unit kind are merged; the stage chain
-stays linear. Idempotent: routed transfers (slots that start or end at a unit) are left alone.
+stays linear. A masked transfer's mask goes to the hop that touches its view (the first hop of
+a load, the last of a store). Idempotent: routed transfers (slots that start or end at a unit) are left alone.
 """
 
 from __future__ import annotations
@@ -69,6 +70,14 @@ def _split_route(op: Operation, device, route: list[str], from_memory: bool) -> 
         raise op_error(op, f"route {what} of device @{device.name} must end with a unit that "
                            "feeds the compute unit")
     return _Hops(units, memories)
+
+
+def _mask(t: DataTransferOp) -> dict:
+    """The mask of a transfer, for the hop that touches its masked view."""
+    if t.mask is None:
+        return {}
+    side, aset = t.mask
+    return {f"{side}_mask": aset, "mask_symbols": list(t.mask_symbols)}
 
 
 def _check_queue(op: Operation, device, src: str, dst: str) -> None:
@@ -141,16 +150,17 @@ class _Expander:
         n = len(hops.units)
         for i, unit in enumerate(hops.units):
             dist = n - i
+            mask = _mask(t) if i == 0 else {}  # the first hop reads the masked view
             if i < n - 1:
                 buf = rb.buffer(hops.memories[i], t, sizes, elt)
                 rb.add(unit, dist, DataTransferOp(src, src_idx, src_map, sizes, buf,
-                                                  [0] * len(sizes), None, sizes))
+                                                  [0] * len(sizes), None, sizes, **mask))
                 src, src_idx, src_map = buf, [], None
             else:
                 last_idx: list[SSAValue | int] = src_idx if src_idx else [0] * len(sizes)
                 rb.add(unit, dist, DataTransferOp(src, last_idx, src_map, sizes,
                                                   t.destination, [], None,
-                                                  t.mixed_dest_sizes))
+                                                  t.mixed_dest_sizes, **mask))
         self.retype[t.destination] = FifoSlotType(hops.units[-1], self.compute,
                                                   slot_t.num_elements, elt)
 
@@ -176,8 +186,9 @@ class _Expander:
             else:
                 dst, dst_idx, dst_map = t.destination, list(t.dest_indices), t.dest_map
             src_sizes = t.mixed_source_sizes if i == 0 else sizes
+            mask = _mask(t) if i == n - 1 else {}  # the last hop writes the masked view
             rb.add(unit, -(i + 1), DataTransferOp(src, src_idx, None, src_sizes, dst, dst_idx,
-                                                  dst_map, sizes))
+                                                  dst_map, sizes, **mask))
             src, src_idx = dst, [0] * len(sizes)
         self.retype[t.source] = FifoSlotType(self.compute, hops.units[0],
                                              slot_t.num_elements, elt)

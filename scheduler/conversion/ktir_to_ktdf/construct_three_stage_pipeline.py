@@ -26,7 +26,10 @@ reused by every row) reads the same row in every instance; one broadcast along a
 dimension (a column, a scalar) is read with the lanes it has and widened in the compute stage,
 where the generic reads it through a broadcasting map (`(d0, d1) -> (d0, 0)`; the lowering
 shuffles its lanes). A strided access or a transpose across two vectorised dimensions is
-refused.
+refused. A transfer through a masked view (dynamic sizes, a coordinate set smaller than the
+shape: scheduler.analysis.masks) carries the view's coordinate set as its `source_mask` (loads:
+0 outside) or `dest_mask` (stores: dropped outside), the set's symbols bound to the view's
+dynamic sizes.
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ from xdsl.rewriter import InsertPoint
 
 from ktir.diagnostics import op_error
 from ktir.dialects import ktdp
+from scheduler.analysis import masks
 from scheduler.analysis.device import device_of
 from scheduler.analysis.index_exprs import index_constant
 from scheduler.conversion.ktir_to_ktdf.elementwise_fusion import (
@@ -228,7 +232,7 @@ class _Builder:
                 acc = group.loads[leaf.load]
                 idx, amap, sizes = self.side(acc, follows[leaf], ivs, vec)
                 load_ops.append(DataTransferOp(self.cast(acc), idx, amap, sizes, slot, [],
-                                               None, [math.prod(sizes)]))
+                                               None, [math.prod(sizes)], **_mask(acc, "source")))
             stages.append(StageOp([], [toks[0]], load_ops))
         stages.append(StageOp(toks[:1] if leaves else [], [toks[-2]],
                               self.compute_body(leaves, follows, slots_in, slots_out, vec),
@@ -238,7 +242,7 @@ class _Builder:
         for (acc, _), slot in zip(group.outputs, slots_out):
             idx, amap, sizes = self.side(acc, ident, ivs, vec)
             store_ops.append(DataTransferOp(slot, [], None, [n_vec], self.cast(acc), idx, amap,
-                                            sizes))
+                                            sizes, **_mask(acc, "dest")))
         stages.append(StageOp([toks[-2]], [toks[-1]], store_ops))
         pipeline = PipelineOp([private, *stages])
         pipeline.location = stores[-1].location
@@ -298,6 +302,14 @@ class _Builder:
         ops.append(generic)
         ops += [WriteToFifoOp(r, s) for r, s in zip(generic.results, slots_out)]
         return ops
+
+
+def _mask(acc: Access, side: str) -> dict:
+    """The mask arguments of a transfer through a masked view (scheduler.analysis.masks)."""
+    if not masks.is_masked(acc.view):
+        return {}
+    aset, symbols = masks.mask_of(acc.view)
+    return {f"{side}_mask": aset, "mask_symbols": symbols}
 
 
 class BuildThreeStagePipeline(RewritePattern):

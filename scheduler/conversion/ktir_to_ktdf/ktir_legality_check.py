@@ -3,8 +3,10 @@ handles, and why. Mutates nothing.
 
 The accepted subset is what the rest of the pipeline lowers end to end (the table in
 `scheduler.analysis.compute_ops` is shared with the DataflowIR lowering):
-views of static shape over `global` or `ct_local` memory whose coordinate set is their box,
-access tiles over boxes in identity order that provably stay inside their view, loads and
+views over `global` or `ct_local` memory with static strides whose coordinate set is their
+box — or, masked (`scheduler.analysis.masks`), views of dynamic size (`sizes: [%n]`) or with a
+box-shaped coordinate set inside their shape —, runtime arguments, access tiles over boxes in
+identity order that provably stay inside an unmasked view, loads and
 stores, element-wise compute (`compute_ops.unsupported`: the arith/math/spyreop ops of its
 table on f16/bf16/f32/i8/i16/i32 tensors, named linalg ops, `linalg.generic` with parallel
 iterators and broadcasting maps, and the ops that move elements: fill, broadcast, transpose,
@@ -32,6 +34,7 @@ from ktir import affine
 from ktir.diagnostics import op_error
 from ktir.dialects import ktdp
 from ktir.dialects.ktdp_types import int_list
+from scheduler.analysis import masks
 from scheduler.analysis.compute_ops import SCALAR_OPS, unsupported
 from scheduler.analysis.index_exprs import IndexExprs
 
@@ -43,7 +46,6 @@ _UNSUPPORTED_KTDP = {
     ktdp.InterTileProduceOp: "inter-tile communication",
     ktdp.InterTileReduceOp: "inter-tile communication",
     ktdp.InterTileConsumeOp: "inter-tile communication",
-    ktdp.RuntimeArgExtractOp: "runtime arguments (dynamic shapes)",
 }
 
 _INDEX_ARITH = (arith.ConstantOp, arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.DivSIOp,
@@ -110,12 +112,9 @@ class _KernelChecker:
         assert isinstance(space, ktdp.MemorySpaceAttr)
         if space.ct_id.data >= 0:
             _fail(op, f"views of another tile's scratchpad (ct_id): {_NOT_YET}")
-        if op.sizes or op.strides:
-            _fail(op, f"views with dynamic sizes or strides: {_NOT_YET}")
-        sizes = int_list(op.static_sizes)
-        if not _is_box_of(op.coordinate_set.data, sizes):
-            _fail(op, f"a coordinate_set other than the box [0, size) of the view: {_NOT_YET} "
-                      "(masked accesses)")
+        why = masks.view_unsupported(op)
+        if why is not None:
+            _fail(op, why)
 
     def check_tile(self, op: ktdp.ConstructAccessTileOp) -> None:
         view = op.base.owner
@@ -130,6 +129,8 @@ class _KernelChecker:
             _fail(op, f"access tiles over non-box sets (holes): {_NOT_YET}")
         if order != AffineMap.identity(aset.num_dims):
             _fail(op, f"access_tile_order other than the identity: {_NOT_YET}")
+        if masks.is_masked(view):
+            return  # its transfers are masked by the view's coordinate set
         sizes = int_list(view.static_sizes)
         bounds = affine.dim_bounds(aset)
         args = [self.exprs.expr(v) for v in op.indices]
