@@ -3,8 +3,8 @@
 KTIR masks like Triton (ktir.md §4.2): an access at a coordinate outside its view's
 `coordinate_set` loads 0 and stores nothing. The scheduler masks the transfers of a view whose
 shape is dynamic (`sizes: [%n]`, `memref<?xf32>`) or whose coordinate set is not the box of
-its static shape: their transfers carry the set as `source_mask` / `dest_mask`, its symbols
-bound to the view's dynamic sizes. A masked view must keep coordinates equal to element
+its static shape, and those of a tile it cannot prove inside its view (a partial tile): they
+carry the set as `source_mask` / `dest_mask`, its symbols bound to the view's dynamic sizes. A masked view must keep coordinates equal to element
 indices: every constraint of its set bounds one dimension (a box whose bounds may use the
 symbols), every dimension starts at 0 and ends inside the view's shape (its dynamic size, for
 a `?` dimension).
@@ -12,13 +12,15 @@ a `?` dimension).
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX
-from xdsl.ir import SSAValue
+from xdsl.dialects import func
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp
+from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineSet
 
 from ktir import affine
 from ktir.dialects import ktdp
 from ktir.dialects.ktdp_types import int_list
+from scheduler.analysis.index_exprs import IndexExprs, Range
 
 _NOT_YET = "not supported by the scheduler yet"
 
@@ -30,6 +32,55 @@ def is_masked(view: ktdp.ConstructMemoryViewOp) -> bool:
     sizes = int_list(view.static_sizes)
     aset = view.coordinate_set.data
     return not (affine.is_box(aset) and affine.dim_bounds(aset) == [(0, s - 1) for s in sizes])
+
+
+def tile_inside(exprs: IndexExprs, tile: ktdp.ConstructAccessTileOp,
+                view: ktdp.ConstructMemoryViewOp) -> bool:
+    """Whether every point of `tile` provably lies in the (unmasked) view's box, over the
+    ranges `exprs` knows for the tile ids, loop indices and arguments."""
+    if is_masked(view):
+        return False
+    sizes = int_list(view.static_sizes)
+    bounds = affine.dim_bounds(tile.access_tile_set.data)
+    args = [exprs.expr(v) for v in tile.indices]
+    if any(a is None for a in args):
+        return False
+    for d, sub in enumerate(tile.base_map.data.results):
+        lo, hi = exprs.range_of(sub.replace_dims_and_symbols(args, []))  # type: ignore
+        blo, bhi = bounds[d]
+        if lo is None or hi is None or blo is None or bhi is None or lo + blo < 0 \
+                or hi + bhi > sizes[d] - 1:
+            return False
+    return True
+
+
+def group_arg_ranges(fn: func.FuncOp) -> dict[SSAValue, Range]:
+    """The ranges of a compute group's arguments over every host call of it (a host loop
+    index, a constant); unknown for the others. The host module holds the calls, beside the
+    groups' own modules (compute-group-extraction)."""
+    top: Operation = fn
+    while (parent := top.parent_op()) is not None:
+        top = parent
+    found: dict[int, Range] = {}
+    seen: set[int] = set()
+    for host in top.regions[0].block.ops if top.regions else ():
+        if not isinstance(host, ModuleOp) or host.sym_name is not None:
+            continue
+        exprs = IndexExprs()
+        for call in host.walk():
+            if not isinstance(call, func.CallOp) or \
+                    call.callee.root_reference.data != fn.sym_name.data:
+                continue
+            for i, v in enumerate(call.arguments):
+                e = exprs.expr(v)
+                r = exprs.range_of(e) if e is not None else (None, None)
+                if i in seen:
+                    old = found.get(i, (None, None))
+                    r = (None if old[0] is None or r[0] is None else min(old[0], r[0]),
+                         None if old[1] is None or r[1] is None else max(old[1], r[1]))
+                seen.add(i)
+                found[i] = r
+    return {a: found[i] for i, a in enumerate(fn.args) if i in found}
 
 
 def mask_of(view: ktdp.ConstructMemoryViewOp) -> tuple[AffineSet, list[SSAValue]]:

@@ -97,6 +97,29 @@ func.func @neg_cols(%A: index, %C: index, %D: index) attributes {grid = [2]} {
 """
 
 
+# Partial tiles of a static view (Triton's masks): 8 tiles of 4x64 over a 30x40 view; the
+# last tile reaches rows 28 to 31 and every tile columns 40 to 63, outside the view.
+PARTIAL = """
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#view = affine_set<(d0, d1) : (d0 >= 0, -d0 + 29 >= 0, d1 >= 0, -d1 + 39 >= 0)>
+#blk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+func.func @halve(%A: index, %C: index) attributes {grid = [8]} {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %id = ktdp.get_compute_tile_id : index
+  %row = arith.muli %id, %c4 : index
+  %av = ktdp.construct_memory_view %A, sizes: [30, 40], strides: [40, 1] {coordinate_set = #view, memory_space = #ktdp.memory_space<global>} : memref<30x40xf16>
+  %cv = ktdp.construct_memory_view %C, sizes: [30, 40], strides: [40, 1] {coordinate_set = #view, memory_space = #ktdp.memory_space<global>} : memref<30x40xf16>
+  %at = ktdp.construct_access_tile %av[%row, %c0] {access_tile_order = #id, access_tile_set = #blk} : memref<30x40xf16> -> !ktdp.access_tile<4x64xindex>
+  %ct = ktdp.construct_access_tile %cv[%row, %c0] {access_tile_order = #id, access_tile_set = #blk} : memref<30x40xf16> -> !ktdp.access_tile<4x64xindex>
+  %a = ktdp.load %at : <4x64xindex> -> tensor<4x64xf16>
+  %h = arith.addf %a, %a : tensor<4x64xf16>
+  ktdp.store %h, %ct : tensor<4x64xf16>, <4x64xindex>
+  return
+}
+"""
+
+
 def _compile_once_launch_many(tmp_path: Path, text: str, device: str,
                               launches: list[dict[str, str]]) -> None:
     """Compile `text` without arguments (sizes symbolic), then emulate each launch and compare
@@ -141,6 +164,11 @@ def test_runtime_arg_rows(tmp_path: Path, device: str) -> None:
 @pytest.mark.parametrize("device", DEVICES)
 def test_masked_columns_of_a_static_view(tmp_path: Path, device: str) -> None:
     _compile_once_launch_many(tmp_path, COLUMNS, device, [{}])
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_partial_tiles_of_a_static_view(tmp_path: Path, device: str) -> None:
+    _compile_once_launch_many(tmp_path, PARTIAL, device, [{}])
 
 
 def test_symbols_of_a_runtime_arg_kernel(tmp_path: Path) -> None:
