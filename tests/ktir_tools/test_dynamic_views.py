@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ktir.context import load_module
 from ktir_tools.run import compare, launch_args
@@ -189,3 +191,47 @@ def test_symbols_of_a_runtime_arg_kernel(tmp_path: Path) -> None:
     reads = {op.id for op in module.walk() if isinstance(op, CreateSymbolOp)}
     assert -1 in reads
     assert "runtime_arg_extract" not in text
+
+
+def masked_vector_kernel(block: int, grid: int, elt: str, op: str) -> str:
+    """`out = x op x` over a vector of %n elements (an i32 argument), `grid` programs of
+    `block` elements each (Triton's masked loads and stores)."""
+    return f"""
+#id = affine_map<(d0) -> (d0)>
+#n = affine_set<(d0)[s0] : (d0 >= 0, -d0 + s0 - 1 >= 0)>
+#blk = affine_set<(d0) : (d0 >= 0, -d0 + {block - 1} >= 0)>
+func.func @k(%x: index, %out: index, %n: i32) attributes {{grid = [{grid}]}} {{
+  %cb = arith.constant {block} : index
+  %pid = ktdp.get_compute_tile_id : index
+  %start = arith.muli %pid, %cb : index
+  %len = arith.index_cast %n : i32 to index
+  %xv = ktdp.construct_memory_view %x, sizes: [%len], strides: [1] {{coordinate_set = #n, memory_space = #ktdp.memory_space<global>}} : memref<?x{elt}>
+  %ov = ktdp.construct_memory_view %out, sizes: [%len], strides: [1] {{coordinate_set = #n, memory_space = #ktdp.memory_space<global>}} : memref<?x{elt}>
+  %xt = ktdp.construct_access_tile %xv[%start] {{access_tile_order = #id, access_tile_set = #blk}} : memref<?x{elt}> -> !ktdp.access_tile<{block}xindex>
+  %ot = ktdp.construct_access_tile %ov[%start] {{access_tile_order = #id, access_tile_set = #blk}} : memref<?x{elt}> -> !ktdp.access_tile<{block}xindex>
+  %a = ktdp.load %xt : <{block}xindex> -> tensor<{block}x{elt}>
+  %r = arith.{op} %a, %a : tensor<{block}x{elt}>
+  ktdp.store %r, %ot : tensor<{block}x{elt}>, <{block}xindex>
+  return
+}}
+"""
+
+
+@st.composite
+def masked_vector_cases(draw):
+    block = draw(st.sampled_from([32, 64, 96, 128, 256]))
+    grid = draw(st.integers(1, 4))
+    elt, op = draw(st.sampled_from([("f16", "mulf"), ("f32", "addf"), ("i32", "muli"),
+                                    ("i8", "addi")]))
+    sizes = draw(st.lists(st.integers(1, grid * block + 40), min_size=1, max_size=3))
+    return block, grid, elt, op, sizes
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
+@given(case=masked_vector_cases(), device=st.sampled_from(DEVICES))
+def test_random_masked_vectors_match(tmp_path_factory, case, device) -> None:
+    block, grid, elt, op, sizes = case
+    _compile_once_launch_many(tmp_path_factory.mktemp("k"),
+                              masked_vector_kernel(block, grid, elt, op), device,
+                              [{"n": str(n), "x": f"{n}x{elt}", "out": f"{n}x{elt}"}
+                               for n in sizes])
