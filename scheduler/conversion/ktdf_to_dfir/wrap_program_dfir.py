@@ -49,12 +49,11 @@ from xdsl.rewriter import InsertPoint
 
 from ktir.diagnostics import op_error
 from ktir.dialects.ktdp import ExtractKind, RuntimeArgExtractOp, RuntimeArgType
+from ktir.dialects.ktdp_types import RUNTIME_ARG_ATTR
 from scheduler.analysis.symbols import symbol_ids
 from scheduler.rewriting import apply_patterns
 from spyrecode.dialects.dataflow import ProgramUnitOp
 from spyrecode.dialects.symbol import CreateIdOp, CreateSymbolOp
-
-RUNTIME_ARG_ATTR = "ktdp.runtime_arg"
 
 
 def _value_type(t):
