@@ -3,8 +3,9 @@
 KTIR masks like Triton (ktir.md §4.2): an access at a coordinate outside its view's
 `coordinate_set` loads 0 and stores nothing. The scheduler masks the transfers of a view whose
 shape is dynamic (`sizes: [%n]`, `memref<?xf32>`) or whose coordinate set is not the box of
-its static shape, and those of a tile it cannot prove inside its view (a partial tile): they
-carry the set as `source_mask` / `dest_mask`, its symbols bound to the view's dynamic sizes. A masked view must keep coordinates equal to element
+its static shape, and those of a tile it cannot prove inside its view (a partial tile) or
+whose set has symbols: they carry the set (and the tile's) as `source_mask` / `dest_mask`,
+its symbols bound to the view's dynamic sizes (and the tile's subscripts and symbols). A masked view must keep coordinates equal to element
 indices: every constraint of its set bounds one dimension (a box whose bounds may use the
 symbols), every dimension starts at 0 and ends inside the view's shape (its dynamic size, for
 a `?` dimension).
@@ -15,7 +16,7 @@ from __future__ import annotations
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp
 from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import AffineSet
+from xdsl.ir.affine import AffineConstraintExpr, AffineExpr, AffineSet
 
 from ktir import affine
 from ktir.dialects import ktdp
@@ -38,7 +39,7 @@ def tile_inside(exprs: IndexExprs, tile: ktdp.ConstructAccessTileOp,
                 view: ktdp.ConstructMemoryViewOp) -> bool:
     """Whether every point of `tile` provably lies in the (unmasked) view's box, over the
     ranges `exprs` knows for the tile ids, loop indices and arguments."""
-    if is_masked(view):
+    if is_masked(view) or tile.symbol_operands:
         return False
     sizes = int_list(view.static_sizes)
     bounds = affine.dim_bounds(tile.access_tile_set.data)
@@ -83,9 +84,28 @@ def group_arg_ranges(fn: func.FuncOp) -> dict[SSAValue, Range]:
     return {a: found[i] for i, a in enumerate(fn.args) if i in found}
 
 
-def mask_of(view: ktdp.ConstructMemoryViewOp) -> tuple[AffineSet, list[SSAValue]]:
-    """The mask of a view's transfers: its coordinate set and the values of its symbols."""
-    return view.coordinate_set.data, list(view.sizes)
+def mask_of(view: ktdp.ConstructMemoryViewOp, tile: ktdp.ConstructAccessTileOp | None = None
+            ) -> tuple[AffineSet, list[SSAValue]]:
+    """The mask of a transfer through `view`: its coordinate set (symbols: the view's dynamic
+    sizes) and, for a tile whose set has symbols (upstream's 32x64 tile over rows d0 < M),
+    the tile's set at coordinate c - base (further symbols: the tile's subscripts, then its
+    own symbols)."""
+    vset = view.coordinate_set.data
+    syms: list[SSAValue] = list(view.sizes)
+    if tile is None or not tile.symbol_operands:
+        return vset, syms
+    tset = tile.access_tile_set.data
+    n_v, n_i = vset.num_symbols, len(tile.indices)
+    base = [e.replace_dims_and_symbols([AffineExpr.symbol(n_v + j) for j in range(n_i)], [])
+            for e in tile.base_map.data.results]
+    local = [AffineExpr.dimension(d) - base[d] for d in range(vset.num_dims)]
+    own = [AffineExpr.symbol(n_v + n_i + k) for k in range(tset.num_symbols)]
+    cons = list(vset.constraints) + [
+        AffineConstraintExpr(c.kind, c.lhs.replace_dims_and_symbols(local, own),
+                             c.rhs.replace_dims_and_symbols(local, own))
+        for c in tset.constraints]
+    return (AffineSet(vset.num_dims, n_v + n_i + tset.num_symbols, tuple(cons)),
+            syms + list(tile.indices) + list(tile.symbol_operands))
 
 
 def view_unsupported(view: ktdp.ConstructMemoryViewOp) -> str | None:

@@ -311,7 +311,7 @@ def _mask(acc: Access, side: str, exprs: IndexExprs) -> dict:
     inside its view (scheduler.analysis.masks)."""
     if masks.tile_inside(exprs, acc.tile, acc.view):
         return {}
-    aset, symbols = masks.mask_of(acc.view)
+    aset, symbols = masks.mask_of(acc.view, acc.tile)
     return {f"{side}_mask": aset, "mask_symbols": symbols}
 
 

@@ -3,7 +3,8 @@
 /// Masked accesses pass unchanged (construct-three-stage-pipeline masks their transfers): a
 /// tile that leaves its static view (the last of 8 tiles of 4 rows over 28 rows), a tile at
 /// an offset the check cannot bound, a view of a dynamic size read through a runtime
-/// argument, and a static view whose coordinate set covers part of its shape.
+/// argument (and an unused distributed view of it: dead code), and a static view whose
+/// coordinate set covers part of its shape.
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #rows28 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 27 >= 0, d1 >= 0, -d1 + 63 >= 0)>
@@ -44,6 +45,7 @@ func.func @runtime_rows(%M_arg: !ktdp.runtime_arg<index, granularity=4, upperbou
   %c0 = arith.constant 0 : index
   %M = ktdp.runtime_arg_extract value from %M_arg : <index, granularity=4, upperbound=64> -> index
   %v = ktdp.construct_memory_view %A, sizes: [%M, 64], strides: [64, 1] {coordinate_set = #dyn, memory_space = #ktdp.memory_space<global>} : memref<?x64xf16>
+  %unused = ktdp.construct_distributed_memory_view (%v, %v : memref<?x64xf16>, memref<?x64xf16>) : memref<?x64xf16>
   %x = ktdp.construct_access_tile %v[%c0, %c0] {access_tile_order = #id, access_tile_set = #blk} : memref<?x64xf16> -> !ktdp.access_tile<4x64xindex>
   %d = ktdp.load %x : <4x64xindex> -> tensor<4x64xf16>
   ktdp.store %d, %x : tensor<4x64xf16>, <4x64xindex>

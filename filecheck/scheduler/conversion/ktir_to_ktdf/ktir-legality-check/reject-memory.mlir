@@ -1,13 +1,17 @@
 // RUN: ktir-opt %s -p ktir-legality-check --split-input-file --verify-diagnostics | filecheck %s
 
 /// ktir-legality-check stops at the first op outside what the scheduler lowers end to end and
-/// says which op and why; one chunk per condition.
+/// says which op and why; one chunk per condition. (A distributed view nothing reads is dead
+/// code, which compute-group-extraction drops: accept-masked.mlir.)
 
 func.func @negative_distributed_view(%A: index) attributes {grid = [2]} {
   %c0 = arith.constant 0 : index
   %t = ktdp.get_compute_tile_id : index
   %v = ktdp.construct_memory_view %A, sizes: [32, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<32x64xf16>
   %d = ktdp.construct_distributed_memory_view (%v, %v : memref<32x64xf16>, memref<32x64xf16>) : memref<64x64xf16>
+  %x = ktdp.construct_access_tile %d[%c0, %c0] {access_tile_order = affine_map<(d0, d1) -> (d0, d1)>, access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>} : memref<64x64xf16> -> !ktdp.access_tile<4x64xindex>
+  %l = ktdp.load %x : <4x64xindex> -> tensor<4x64xf16>
+  ktdp.store %l, %x : tensor<4x64xf16>, <4x64xindex>
   return
 }
 // CHECK: error: {{.*}}'ktdp.construct_distributed_memory_view' op distributed memory views: not supported by the scheduler yet
@@ -77,3 +81,13 @@ func.func @negative_dynamic_strides(%A: index, %n: index) {
   return
 }
 // CHECK: error: {{.*}}views with dynamic strides: not supported by the scheduler yet
+
+// -----
+
+func.func @negative_dynamic_tile(%A: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %v = ktdp.construct_memory_view %A, sizes: [32, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<32x64xf16>
+  %x = ktdp.construct_access_tile %v[%c0, %c0] symbols(%n) {access_tile_order = affine_map<(d0, d1) -> (d0, d1)>, access_tile_set = affine_set<(d0, d1)[s0] : (d0 >= 0, -d0 + s0 - 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>} : memref<32x64xf16> -> !ktdp.access_tile<?x64xindex>
+  return
+}
+// CHECK: error: {{.*}}access tiles of dynamic shape: not supported by the scheduler yet
