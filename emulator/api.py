@@ -33,6 +33,7 @@ from emulator.results import EmulationResult, UnitStats
 from emulator.runtime import Process
 from emulator.sources import dump_dir
 from emulator.trace import chrome_trace
+from ktir.dialects.ktdp_types import RUNTIME_ARG_ATTR, RuntimeArgType, runtime_arg_violation
 from ktir.limits import DEFAULT_LOOP_LIMIT
 
 MemoryInit = dict[str, list[tuple[int, np.ndarray]]]
@@ -137,6 +138,8 @@ class Run:
         if is_body(fn):
             self.launch(fn, scope)
             return ()
+        if name == self.entry:
+            check_runtime_args(fn, args)
         host = self.compiler.host(fn)
         return located(host, tuple(args), dict(scope), self.call)
 
@@ -310,6 +313,19 @@ def check_program(dfir_module: ModuleOp, device: Device) -> None:
     entries = list(funcs.values())
     machine = Machine(device, _cores(device, funcs, entries[0]) if entries else 1)
     _compile_all(Compiler(funcs, machine, races=False), funcs)
+
+
+def check_runtime_args(fn, args: Sequence[object]) -> None:
+    """A runtime argument (an argument attribute `ktdp.runtime_arg` = its former type) takes
+    a value that respects its granularity and upper bound, as the launch promises."""
+    attrs = fn.arg_attrs.data if fn.arg_attrs is not None else ()
+    for i, (d, v) in enumerate(zip(attrs, args)):
+        t = d.data.get(RUNTIME_ARG_ATTR)
+        why = runtime_arg_violation(t, v) if isinstance(t, RuntimeArgType) else None
+        if why is not None:
+            name = fn.body.block.args[i].name_hint or f"arg{i}"
+            raise EmulationError(f"argument {i} (%{name}) of @{fn.sym_name.data}: {why} "
+                                 f"({t})", op=fn)
 
 
 def emulate(dfir_module: ModuleOp, device: Device, *, entry: str, args: Sequence[int | float],

@@ -261,6 +261,11 @@ class AccessTileType(ParametrizedAttribute, TypeAttribute):
                 raise VerifyException(f"access tile dimension must be >= 0 or '?', got {d}")
 
 
+# After compute-group-extraction a runtime argument is a plain value whose argument attribute
+# under this name keeps its former type (granularity, upper bound) for whoever launches it.
+RUNTIME_ARG_ATTR = "ktdp.runtime_arg"
+
+
 @irdl_attr_definition
 class RuntimeArgType(ParametrizedAttribute, TypeAttribute):
     """`!ktdp.runtime_arg<index, granularity=32, upperbound=300>` — a value bound at launch."""
@@ -330,6 +335,18 @@ def _is_float(t: Attribute) -> bool:
 def _check_groups_set(aset: AffineSet) -> str | None:
     if aset.num_dims != 1 or aset.num_symbols != 0:
         return "tile_future groups must be a 1-D affine set without symbols"
+    return None
+
+
+def runtime_arg_violation(t: RuntimeArgType, value: object) -> str | None:
+    """Why `value` cannot be given to a runtime argument of type `t` (ktir.md §2), or None."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        return None
+    g, u = t.granularity_value, t.upperbound_value
+    if g is not None and value % g:
+        return f"{value} is not a multiple of its granularity {g}"
+    if u is not None and value > u:
+        return f"{value} exceeds its upper bound {u}"
     return None
 
 

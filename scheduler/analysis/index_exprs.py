@@ -39,6 +39,8 @@ class IndexExprs:
     """Affine views of index values in one function; roots are numbered dims in `roots`."""
 
     roots: list[SSAValue] = field(default_factory=list)
+    # ranges known from elsewhere (a compute group's arguments: what the host passes)
+    arg_ranges: dict[SSAValue, Range] = field(default_factory=dict)
     _cache: dict[SSAValue, AffineExpr | None] = field(default_factory=dict)
 
     def root(self, v: SSAValue) -> AffineExpr:
@@ -86,6 +88,8 @@ class IndexExprs:
         return self.root(v)
 
     def root_range(self, r: SSAValue) -> Range:
+        if r in self.arg_ranges:
+            return self.arg_ranges[r]
         owner = r.owner
         if isinstance(owner, GetComputeTileIdOp):
             grid = kernel_grid(owner) or (1,)

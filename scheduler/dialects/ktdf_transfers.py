@@ -17,6 +17,7 @@ from typing import cast
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
+    AffineSetAttr,
     ArrayAttr,
     BoolAttr,
     DenseArrayBase,
@@ -32,7 +33,7 @@ from xdsl.dialects.utils.dynamic_index_list import (
     split_dynamic_index_list,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir.affine import AffineExpr, AffineMap, AffineSet
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -201,6 +202,13 @@ class DataTransferOp(TransferMixin):
     Build with `DataTransferOp(src, [i, 0], None, [1, 64], dst, [0, 0], None, [1, 64])`:
     indices may hold ints when the map is None (identity over the SSA indices), sizes mix
     ints and SSA values, None sizes leave the side without `size [...]`.
+
+    Masked (Triton-style) transfers, after the sides: `source_mask S` reads the source
+    elements whose coordinate (subscripts + box offset) lies outside the integer set S as 0
+    (the padding value); `dest_mask S` drops the writes outside S. S has one dimension per
+    dimension of that side's memref, its symbols are `mask_symbols(...)` (a view's dynamic
+    sizes, say): `... to %buf[0] size [32] source_mask affine_set<(d0)[s0] : (d0 >= 0,
+    -d0 + s0 - 1 >= 0)> mask_symbols(%n) : ...`.
     """
 
     name = "ktdf.data_transfer"
@@ -214,6 +222,9 @@ class DataTransferOp(TransferMixin):
     static_dest_sizes = opt_prop_def(DenseArrayBase.constr(i64))
     source_map = opt_prop_def(AffineMapAttr)
     dest_map = opt_prop_def(AffineMapAttr)
+    mask_symbols = var_operand_def(IndexType)
+    source_mask = opt_prop_def(AffineSetAttr)
+    dest_mask = opt_prop_def(AffineSetAttr)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(OwnEffects())
     assembly_format = (
@@ -221,6 +232,8 @@ class DataTransferOp(TransferMixin):
         "$static_source_sizes) "
         "`to` custom<CellOrSlot>($destination, $dest_indices, $dest_map, $dest_sizes, "
         "$static_dest_sizes) "
+        "(`source_mask` $source_mask^)? (`dest_mask` $dest_mask^)? "
+        "(`mask_symbols` `(` $mask_symbols^ `)`)? "
         "attr-dict `:` custom<CheckedType>(type($source)) `,` "
         "custom<CheckedType>(type($destination))")
     custom_directives = (CellOrSlot, CheckedType)
@@ -229,15 +242,28 @@ class DataTransferOp(TransferMixin):
                  source_map: AffineMap | AffineMapAttr | None, source_sizes: Sizes,
                  dest: SSAValue, dest_indices: Sequence[SSAValue | int],
                  dest_map: AffineMap | AffineMapAttr | None, dest_sizes: Sizes,
-                 transfer_mode: str | None = None):
+                 transfer_mode: str | None = None, *, source_mask: AffineSet | None = None,
+                 dest_mask: AffineSet | None = None, mask_symbols: Sequence[SSAValue] = ()):
         s_idx, s_map, s_static, s_dyn = build_side(source, source_indices, source_map,
                                                    source_sizes)
         d_idx, d_map, d_static, d_dyn = build_side(dest, dest_indices, dest_map, dest_sizes)
         super().__init__(
-            operands=[source, s_idx, s_dyn, dest, d_idx, d_dyn],
-            properties={"static_source_sizes": s_static, "static_dest_sizes": d_static,
-                        "source_map": s_map, "dest_map": d_map},
+            operands=[source, s_idx, s_dyn, dest, d_idx, d_dyn, list(mask_symbols)],
+            properties=drop_none({
+                "static_source_sizes": s_static, "static_dest_sizes": d_static,
+                "source_map": s_map, "dest_map": d_map,
+                "source_mask": None if source_mask is None else AffineSetAttr(source_mask),
+                "dest_mask": None if dest_mask is None else AffineSetAttr(dest_mask)}),
             attributes=drop_none({"transfer_mode": mode_attr(transfer_mode)}))
+
+    @property
+    def mask(self) -> tuple[str, AffineSet] | None:
+        """(`source` or `dest`, the set) of a masked transfer."""
+        if self.source_mask is not None:
+            return "source", self.source_mask.data
+        if self.dest_mask is not None:
+            return "dest", self.dest_mask.data
+        return None
 
     @property
     def source_is_fifo(self) -> bool:
@@ -271,6 +297,26 @@ class DataTransferOp(TransferMixin):
         verify_side("dest", self.destination, self.dest_map, self.dest_indices,
                      self.static_dest_sizes, self.dest_sizes)
         verify_pair(self, self.source_count, self.dest_count)
+        self.verify_mask()
+
+    def verify_mask(self) -> None:
+        if self.source_mask is not None and self.dest_mask is not None:
+            raise VerifyException("a transfer masks one side: source_mask or dest_mask")
+        mask = self.mask
+        if mask is None:
+            if self.mask_symbols:
+                raise VerifyException("mask_symbols without a source_mask or dest_mask")
+            return
+        side, aset = mask
+        v = self.source if side == "source" else self.destination
+        if not isinstance(v.type, MemRefType):
+            raise VerifyException(f"{side}_mask needs a memref {side}, not a FIFO slot")
+        if aset.num_dims != v.type.get_num_dims():
+            raise VerifyException(f"{side}_mask has {aset.num_dims} dimension(s) but the "
+                                  f"{side} has rank {v.type.get_num_dims()}")
+        if aset.num_symbols != len(self.mask_symbols):
+            raise VerifyException(f"{side}_mask has {aset.num_symbols} symbol(s) but "
+                                  f"{len(self.mask_symbols)} mask_symbols are given")
 
 
 # --------------------------------------------------------------------------------------------

@@ -11,7 +11,9 @@ several passes of a reduction read) share one buffer per memory on the route: th
 crosses each link once, and is read again from the nearest copy. Any device graph works as long as
 units and memories alternate on the route and the compute unit's links are queues; otherwise
 the error names the device and the route. Stages of one unit kind are merged; the stage chain
-stays linear. Idempotent: routed transfers (slots that start or end at a unit) are left alone.
+stays linear. A masked transfer's mask goes to the hop that touches its view (the first hop of
+a load, the last of a store). Idempotent: routed transfers (slots that start or end at a unit)
+are left alone.
 """
 
 from __future__ import annotations
@@ -71,6 +73,14 @@ def _split_route(op: Operation, device, route: list[str], from_memory: bool) -> 
         raise op_error(op, f"route {what} of device @{device.name} must end with a unit that "
                            "feeds the compute unit")
     return _Hops(units, memories)
+
+
+def _mask(t: DataTransferOp) -> dict:
+    """The mask of a transfer, for the hop that touches its masked view."""
+    if t.mask is None:
+        return {}
+    side, aset = t.mask
+    return {f"{side}_mask": aset, "mask_symbols": list(t.mask_symbols)}
 
 
 def _check_queue(op: Operation, device, src: str, dst: str) -> None:
@@ -144,20 +154,24 @@ class _Expander:
         n = len(hops.units)
         for i, unit in enumerate(hops.units):
             dist = n - i
+            mask = _mask(t) if i == 0 else {}  # the first hop reads the masked view
             if i < n - 1:
                 # a region another load already brought into this memory is read from there
+                # (masked loads are not shared: their padding depends on the mask)
                 key = (src, tuple(src_idx), src_map, tuple(sizes), hops.memories[i])
-                buf = rb.landed.get(key)
+                buf = None if mask else rb.landed.get(key)
                 if buf is None:
-                    buf = rb.landed[key] = rb.buffer(hops.memories[i], t, sizes, elt)
+                    buf = rb.buffer(hops.memories[i], t, sizes, elt)
+                    if not mask:
+                        rb.landed[key] = buf
                     rb.add(unit, dist, DataTransferOp(src, src_idx, src_map, sizes, buf,
-                                                      [0] * len(sizes), None, sizes))
+                                                      [0] * len(sizes), None, sizes, **mask))
                 src, src_idx, src_map = buf, [], None
             else:
                 last_idx: list[SSAValue | int] = src_idx if src_idx else [0] * len(sizes)
                 rb.add(unit, dist, DataTransferOp(src, last_idx, src_map, sizes,
                                                   t.destination, [], None,
-                                                  t.mixed_dest_sizes))
+                                                  t.mixed_dest_sizes, **mask))
         self.retype[t.destination] = FifoSlotType(hops.units[-1], self.compute,
                                                   slot_t.num_elements, elt)
 
@@ -183,8 +197,9 @@ class _Expander:
             else:
                 dst, dst_idx, dst_map = t.destination, list(t.dest_indices), t.dest_map
             src_sizes = t.mixed_source_sizes if i == 0 else sizes
+            mask = _mask(t) if i == n - 1 else {}  # the last hop writes the masked view
             rb.add(unit, -(i + 1), DataTransferOp(src, src_idx, None, src_sizes, dst, dst_idx,
-                                                  dst_map, sizes))
+                                                  dst_map, sizes, **mask))
             src, src_idx = dst, [0] * len(sizes)
         self.retype[t.source] = FifoSlotType(self.compute, hops.units[0],
                                              slot_t.num_elements, elt)

@@ -23,15 +23,25 @@ first). Calls resolve by name to the one definition in the whole module (the hos
 the group functions the same way).
 
 Kernel arguments typed `!ktdp.runtime_arg<T>` become plain `T` values everywhere (the
-runtime passes their value; granularity and upper bound are compile-time facts): every
-`ktdp.runtime_arg_extract` becomes the value, or the constant it extracts.
+runtime passes their value; granularity and upper bound are compile-time facts, kept as the
+argument attribute `{ktdp.runtime_arg = !ktdp.runtime_arg<index, granularity=32,
+upperbound=300>}`): every `ktdp.runtime_arg_extract` becomes the value, or the constant it
+extracts.
 """
 
 from __future__ import annotations
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import FunctionType, IndexType, IntegerAttr, IntegerType, ModuleOp
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    FunctionType,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+)
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -39,6 +49,7 @@ from xdsl.rewriter import InsertPoint
 
 from ktir.diagnostics import op_error
 from ktir.dialects.ktdp import ExtractKind, RuntimeArgExtractOp, RuntimeArgType
+from ktir.dialects.ktdp_types import RUNTIME_ARG_ATTR
 from scheduler.analysis.symbols import symbol_ids
 from scheduler.rewriting import apply_patterns
 from spyrecode.dialects.dataflow import ProgramUnitOp
@@ -52,7 +63,8 @@ def _value_type(t):
 class RuntimeArgsToValues(RewritePattern):
     """A function taking `!ktdp.runtime_arg<T>` arguments (or declaring them) takes `T`;
     the extracts in its body become the argument itself (`value`) or the constant of its
-    type (`granularity`, `upperbound`)."""
+    type (`granularity`, `upperbound`). The argument keeps its former type as the argument
+    attribute `ktdp.runtime_arg`."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, fn: func.FuncOp, rewriter: PatternRewriter) -> None:
@@ -77,7 +89,17 @@ class RuntimeArgsToValues(RewritePattern):
                     rewriter.replace_value_with_new_type(a, a.type.value_type)
         fn.function_type = FunctionType.from_lists([_value_type(t) for t in inputs],
                                                    list(fn.function_type.outputs.data))
+        fn.arg_attrs = _runtime_arg_attrs(fn, inputs)
         rewriter.notify_op_modified(fn)
+
+
+def _runtime_arg_attrs(fn: func.FuncOp, inputs: list) -> ArrayAttr[DictionaryAttr]:
+    """The argument attributes with `ktdp.runtime_arg = <its former type>` on each runtime
+    argument: its granularity and upper bound stay known to whoever launches the kernel."""
+    old = list(fn.arg_attrs.data) if fn.arg_attrs is not None else \
+        [DictionaryAttr({})] * len(inputs)
+    return ArrayAttr([DictionaryAttr({**d.data, RUNTIME_ARG_ATTR: t})
+                      if isinstance(t, RuntimeArgType) else d for d, t in zip(old, inputs)])
 
 
 def _reader(op: Operation) -> Operation:

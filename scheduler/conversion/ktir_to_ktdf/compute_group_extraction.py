@@ -12,6 +12,8 @@ becomes
     module @local_schedule_0 { func.func @local_schedule_0(%A: index, ...) {grid} { ... } }
 Values from outside the slice that are block arguments (kernel arguments, loop indices) become
 parameters; everything else the slice needs is cloned. The device declaration stays on top.
+Runtime arguments become their values first (wrap_program_dfir.RuntimeArgsToValues): the host
+computes with them (loop bounds) and passes them to the groups like any index argument.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from ktir.diagnostics import op_error
 from ktir.dialects import ktdp
 from scheduler.analysis.slices import backward_slice
-from scheduler.rewriting import dead_code
+from scheduler.conversion.ktdf_to_dfir.wrap_program_dfir import RuntimeArgsToValues
+from scheduler.rewriting import apply_patterns, dead_code
 
 GROUP_PREFIX = "local_schedule_"
 
@@ -172,6 +175,9 @@ class ComputeGroupExtractionPass(ModulePass):
     name = "compute-group-extraction"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # the host computes with runtime arguments (a loop bound M/32) and passes them to
+        # the groups: their values, from here on
+        apply_patterns(op, [RuntimeArgsToValues()])
         kernels = [f for f in op.body.block.ops
                    if isinstance(f, func.FuncOp) and not f.is_declaration and _is_kernel(f)]
         if not kernels:

@@ -26,7 +26,11 @@ reused by every row) reads the same row in every instance; one broadcast along a
 dimension (a column, a scalar) is read with the lanes it has and widened in the compute stage,
 where the generic reads it through a broadcasting map (`(d0, d1) -> (d0, 0)`; the lowering
 shuffles its lanes). A strided access or a transpose across two vectorised dimensions is
-refused.
+refused. A transfer through a masked view (dynamic sizes, a coordinate set smaller than the
+shape), or of a tile not provably inside its view (over the grid, the loop bounds and the
+ranges of what the host passes: scheduler.analysis.masks), carries the view's coordinate set as its `source_mask` (loads:
+0 outside) or `dest_mask` (stores: dropped outside), the set's symbols bound to the view's
+dynamic sizes.
 """
 
 from __future__ import annotations
@@ -53,8 +57,9 @@ from xdsl.rewriter import InsertPoint
 
 from ktir.diagnostics import op_error
 from ktir.dialects import ktdp
+from scheduler.analysis import masks
 from scheduler.analysis.device import device_of
-from scheduler.analysis.index_exprs import index_constant
+from scheduler.analysis.index_exprs import IndexExprs, index_constant
 from scheduler.conversion.ktir_to_ktdf.elementwise_fusion import (
     Access,
     Follow,
@@ -103,6 +108,7 @@ class Builder:
         self.device = device
         self.group = group
         self.casts: dict[Operation, SSAValue] = {}
+        self.exprs = IndexExprs(arg_ranges=masks.group_arg_ranges(fn))
 
     # ---- views in device memory kinds ------------------------------------------------------
 
@@ -228,7 +234,7 @@ class Builder:
                 acc = group.loads[leaf.load]
                 idx, amap, sizes = self.side(acc, follows[leaf], ivs, vec)
                 load_ops.append(DataTransferOp(self.cast(acc), idx, amap, sizes, slot, [],
-                                               None, [math.prod(sizes)]))
+                                               None, [math.prod(sizes)], **_mask(acc, "source", self.exprs)))
             stages.append(StageOp([], [toks[0]], load_ops))
         stages.append(StageOp(toks[:1] if leaves else [], [toks[-2]],
                               self.compute_body(leaves, follows, slots_in, slots_out, vec),
@@ -238,7 +244,7 @@ class Builder:
         for (acc, _), slot in zip(group.outputs, slots_out):
             idx, amap, sizes = self.side(acc, ident, ivs, vec)
             store_ops.append(DataTransferOp(slot, [], None, [n_vec], self.cast(acc), idx, amap,
-                                            sizes))
+                                            sizes, **_mask(acc, "dest", self.exprs)))
         stages.append(StageOp([toks[-2]], [toks[-1]], store_ops))
         pipeline = PipelineOp([private, *stages])
         pipeline.location = stores[-1].location
@@ -298,6 +304,15 @@ class Builder:
         ops.append(generic)
         ops += [WriteToFifoOp(r, s) for r, s in zip(generic.results, slots_out)]
         return ops
+
+
+def _mask(acc: Access, side: str, exprs: IndexExprs) -> dict:
+    """The mask arguments of a transfer through a masked view, or of a tile not provably
+    inside its view (scheduler.analysis.masks)."""
+    if masks.tile_inside(exprs, acc.tile, acc.view):
+        return {}
+    aset, symbols = masks.mask_of(acc.view, acc.tile)
+    return {f"{side}_mask": aset, "mask_symbols": symbols}
 
 
 class BuildThreeStagePipeline(RewritePattern):

@@ -3,8 +3,10 @@ handles, and why. Mutates nothing.
 
 The accepted subset is what the rest of the pipeline lowers end to end (the table in
 `scheduler.analysis.compute_ops` is shared with the DataflowIR lowering):
-views of static shape over `global` or `ct_local` memory whose coordinate set is their box,
-access tiles over boxes in identity order that provably stay inside their view, loads and
+views over `global` or `ct_local` memory with static strides whose coordinate set is their
+box — or, masked (`scheduler.analysis.masks`), views of dynamic size (`sizes: [%n]`) or with a
+box-shaped coordinate set inside their shape —, runtime arguments, access tiles over boxes in
+identity order (masked where they cannot be proven inside their view), loads and
 stores, element-wise compute (`compute_ops.unsupported`: the arith/math/spyreop ops of its
 table on f16/bf16/f32/i8/i16/i32 tensors, named linalg ops, `linalg.generic` with parallel
 iterators and broadcasting maps, and the ops that move elements: fill, broadcast, transpose,
@@ -25,13 +27,13 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.ir import Operation
-from xdsl.ir.affine import AffineMap, AffineSet
+from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 
 from ktir import affine
 from ktir.diagnostics import op_error
 from ktir.dialects import ktdp
-from ktir.dialects.ktdp_types import int_list
+from scheduler.analysis import masks
 from scheduler.analysis.compute_ops import SCALAR_OPS, unsupported
 from scheduler.analysis.index_exprs import IndexExprs
 
@@ -43,7 +45,6 @@ _UNSUPPORTED_KTDP = {
     ktdp.InterTileProduceOp: "inter-tile communication",
     ktdp.InterTileReduceOp: "inter-tile communication",
     ktdp.InterTileConsumeOp: "inter-tile communication",
-    ktdp.RuntimeArgExtractOp: "runtime arguments (dynamic shapes)",
 }
 
 _INDEX_ARITH = (arith.ConstantOp, arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.DivSIOp,
@@ -56,10 +57,6 @@ def _fail(op: Operation, message: str) -> NoReturn:
     raise op_error(op, message)
 
 
-def _is_box_of(aset: AffineSet, sizes: list[int]) -> bool:
-    return affine.is_box(aset) and affine.dim_bounds(aset) == [(0, s - 1) for s in sizes]
-
-
 class _KernelChecker:
     def __init__(self, fn: func.FuncOp):
         self.fn = fn
@@ -70,6 +67,8 @@ class _KernelChecker:
             self.check(op)
 
     def check(self, op: Operation) -> None:
+        if isinstance(op, ktdp.ConstructDistributedMemoryViewOp) and not op.result.uses:
+            return  # a view nothing reads (upstream's basic-runtime-arg): dead code
         for cls, what in _UNSUPPORTED_KTDP.items():
             if isinstance(op, cls):
                 _fail(op, f"{what}: {_NOT_YET}")
@@ -110,12 +109,9 @@ class _KernelChecker:
         assert isinstance(space, ktdp.MemorySpaceAttr)
         if space.ct_id.data >= 0:
             _fail(op, f"views of another tile's scratchpad (ct_id): {_NOT_YET}")
-        if op.sizes or op.strides:
-            _fail(op, f"views with dynamic sizes or strides: {_NOT_YET}")
-        sizes = int_list(op.static_sizes)
-        if not _is_box_of(op.coordinate_set.data, sizes):
-            _fail(op, f"a coordinate_set other than the box [0, size) of the view: {_NOT_YET} "
-                      "(masked accesses)")
+        why = masks.view_unsupported(op)
+        if why is not None:
+            _fail(op, why)
 
     def check_tile(self, op: ktdp.ConstructAccessTileOp) -> None:
         view = op.base.owner
@@ -123,29 +119,14 @@ class _KernelChecker:
             _fail(op, "the tile's base must be a ktdp.construct_memory_view "
                       f"({'a tensor' if isinstance(op.base.type, TensorType) else 'other'} "
                       f"bases: {_NOT_YET})")
-        if op.symbol_operands:
-            _fail(op, f"access tiles with symbolic extents: {_NOT_YET}")
+        if any(d < 0 for d in op.result.type.get_shape()):
+            _fail(op, f"access tiles of dynamic shape: {_NOT_YET}")
         aset, order = op.access_tile_set.data, op.access_tile_order.data
         if not affine.is_box(aset):
             _fail(op, f"access tiles over non-box sets (holes): {_NOT_YET}")
         if order != AffineMap.identity(aset.num_dims):
             _fail(op, f"access_tile_order other than the identity: {_NOT_YET}")
-        sizes = int_list(view.static_sizes)
-        bounds = affine.dim_bounds(aset)
-        args = [self.exprs.expr(v) for v in op.indices]
-        if any(a is None for a in args):
-            _fail(op, "the tile's subscripts are not affine in the tile id and loop indices")
-        for d, sub in enumerate(op.base_map.data.results):
-            e = sub.replace_dims_and_symbols(args, [])
-            lo, hi = self.exprs.range_of(e)
-            blo, bhi = bounds[d]
-            assert blo is not None
-            assert bhi is not None
-            if lo is None or hi is None or lo + blo < 0 or hi + bhi > sizes[d] - 1:
-                got = f"[{_fmt(lo, blo)}, {_fmt(hi, bhi)}]"
-                _fail(op, f"cannot prove that dimension {d} of the tile stays inside the view "
-                          f"(reaches {got}, view is [0, {sizes[d] - 1}]): masked accesses are "
-                          f"{_NOT_YET}")
+        # a tile not provably inside its view is masked (construct-three-stage-pipeline)
 
     def check_compute(self, op: Operation) -> None:
         """Element-wise compute: the table shared with the lowering decides."""
@@ -161,10 +142,6 @@ class _KernelChecker:
                 _fail(op, f"'{op.name}' on integers: {_NOT_YET}")
             return
         self.check_compute(op)
-
-
-def _fmt(x: int | None, off: int) -> str:
-    return "?" if x is None else str(x + off)
 
 
 def check_module(module: ModuleOp) -> None:

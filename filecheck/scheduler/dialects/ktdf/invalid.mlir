@@ -253,7 +253,7 @@ func.func @negative_transfer_no_map(%a: memref<64xf16, "L1">, %b: memref<64xf16,
 
 func.func @negative_transfer_map_symbols(%a: memref<64xf16, "L1">, %b: memref<64xf16, "L1">, %i: index) {
   // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'ktdf.data_transfer' op dest_map must have 0 symbols (dims-only); got 1
-  "ktdf.data_transfer"(%a, %b, %i) <{operandSegmentSizes = array<i32: 1, 0, 0, 1, 1, 0>, static_source_sizes = array<i64: 64>, static_dest_sizes = array<i64: 64>, source_map = affine_map<() -> (0)>, dest_map = affine_map<()[s0] -> (s0)>}> : (memref<64xf16, "L1">, memref<64xf16, "L1">, index) -> ()
+  "ktdf.data_transfer"(%a, %b, %i) <{operandSegmentSizes = array<i32: 1, 0, 0, 1, 1, 0, 0>, static_source_sizes = array<i64: 64>, static_dest_sizes = array<i64: 64>, source_map = affine_map<() -> (0)>, dest_map = affine_map<()[s0] -> (s0)>}> : (memref<64xf16, "L1">, memref<64xf16, "L1">, index) -> ()
   return
 }
 
@@ -261,7 +261,7 @@ func.func @negative_transfer_map_symbols(%a: memref<64xf16, "L1">, %b: memref<64
 
 func.func @negative_transfer_map_rank(%a: memref<4x16xf16, "L1">, %b: memref<64xf16, "L1">, %i: index) {
   // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'ktdf.data_transfer' op source memref has rank 2 but source_map has 1 results
-  "ktdf.data_transfer"(%a, %i, %b) <{operandSegmentSizes = array<i32: 1, 1, 0, 1, 0, 0>, static_source_sizes = array<i64: 4, 16>, static_dest_sizes = array<i64: 64>, source_map = affine_map<(d0) -> (d0)>, dest_map = affine_map<() -> (0)>}> : (memref<4x16xf16, "L1">, index, memref<64xf16, "L1">) -> ()
+  "ktdf.data_transfer"(%a, %i, %b) <{operandSegmentSizes = array<i32: 1, 1, 0, 1, 0, 0, 0>, static_source_sizes = array<i64: 4, 16>, static_dest_sizes = array<i64: 64>, source_map = affine_map<(d0) -> (d0)>, dest_map = affine_map<() -> (0)>}> : (memref<4x16xf16, "L1">, index, memref<64xf16, "L1">) -> ()
   return
 }
 
@@ -269,7 +269,7 @@ func.func @negative_transfer_map_rank(%a: memref<4x16xf16, "L1">, %b: memref<64x
 
 func.func @negative_transfer_map_dims(%a: memref<64xf16, "L1">, %b: memref<64xf16, "L1">, %i: index) {
   // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'ktdf.data_transfer' op source_indices count (1) must match source_map dim count (2)
-  "ktdf.data_transfer"(%a, %i, %b) <{operandSegmentSizes = array<i32: 1, 1, 0, 1, 0, 0>, static_source_sizes = array<i64: 64>, static_dest_sizes = array<i64: 64>, source_map = affine_map<(d0, d1) -> (d0 + d1)>, dest_map = affine_map<() -> (0)>}> : (memref<64xf16, "L1">, index, memref<64xf16, "L1">) -> ()
+  "ktdf.data_transfer"(%a, %i, %b) <{operandSegmentSizes = array<i32: 1, 1, 0, 1, 0, 0, 0>, static_source_sizes = array<i64: 64>, static_dest_sizes = array<i64: 64>, source_map = affine_map<(d0, d1) -> (d0 + d1)>, dest_map = affine_map<() -> (0)>}> : (memref<64xf16, "L1">, index, memref<64xf16, "L1">) -> ()
   return
 }
 
@@ -285,7 +285,7 @@ func.func @negative_transfer_size_rank(%a: memref<4x16xf16, "L1">, %b: memref<64
 
 func.func @negative_transfer_fifo_map(%s: !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, %b: memref<64xf16, "L1">) {
   // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'ktdf.data_transfer' op source_map must be absent for fifo source
-  "ktdf.data_transfer"(%s, %b) <{operandSegmentSizes = array<i32: 1, 0, 0, 1, 0, 0>, static_dest_sizes = array<i64: 64>, source_map = affine_map<() -> ()>, dest_map = affine_map<() -> (0)>}> : (!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, memref<64xf16, "L1">) -> ()
+  "ktdf.data_transfer"(%s, %b) <{operandSegmentSizes = array<i32: 1, 0, 0, 1, 0, 0, 0>, static_dest_sizes = array<i64: 64>, source_map = affine_map<() -> ()>, dest_map = affine_map<() -> (0)>}> : (!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, memref<64xf16, "L1">) -> ()
   return
 }
 
@@ -293,7 +293,7 @@ func.func @negative_transfer_fifo_map(%s: !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf1
 
 func.func @negative_transfer_fifo_indices(%s: !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, %b: memref<64xf16, "L1">, %i: index) {
   // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'ktdf.data_transfer' op FIFO slot dest cannot have indices specified
-  "ktdf.data_transfer"(%b, %s, %i) <{operandSegmentSizes = array<i32: 1, 0, 0, 1, 1, 0>, static_source_sizes = array<i64: 64>, source_map = affine_map<() -> (0)>}> : (memref<64xf16, "L1">, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, index) -> ()
+  "ktdf.data_transfer"(%b, %s, %i) <{operandSegmentSizes = array<i32: 1, 0, 0, 1, 1, 0, 0>, static_source_sizes = array<i64: 64>, source_map = affine_map<() -> (0)>}> : (memref<64xf16, "L1">, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, index) -> ()
   return
 }
 
@@ -301,7 +301,7 @@ func.func @negative_transfer_fifo_indices(%s: !ktdf.fifo.slot<"SFU" -> "L1SU", 6
 
 func.func @negative_transfer_dynamic_sizes(%a: memref<64xf16, "L1">, %b: memref<64xf16, "L1">, %n: index) {
   // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'ktdf.data_transfer' op number of dynamic source sizes (1) must match number of dynamic entries in static_source_sizes (0)
-  "ktdf.data_transfer"(%a, %n, %b) <{operandSegmentSizes = array<i32: 1, 0, 1, 1, 0, 0>, static_source_sizes = array<i64: 64>, static_dest_sizes = array<i64: 64>, source_map = affine_map<() -> (0)>, dest_map = affine_map<() -> (0)>}> : (memref<64xf16, "L1">, index, memref<64xf16, "L1">) -> ()
+  "ktdf.data_transfer"(%a, %n, %b) <{operandSegmentSizes = array<i32: 1, 0, 1, 1, 0, 0, 0>, static_source_sizes = array<i64: 64>, static_dest_sizes = array<i64: 64>, source_map = affine_map<() -> (0)>, dest_map = affine_map<() -> (0)>}> : (memref<64xf16, "L1">, index, memref<64xf16, "L1">) -> ()
   return
 }
 
@@ -309,7 +309,7 @@ func.func @negative_transfer_dynamic_sizes(%a: memref<64xf16, "L1">, %b: memref<
 
 func.func @negative_transfer_sizes_without_static(%s: !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, %b: memref<64xf16, "L1">, %n: index) {
   // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'ktdf.data_transfer' op 1 dynamic source sizes given without static_source_sizes
-  "ktdf.data_transfer"(%s, %n, %b) <{operandSegmentSizes = array<i32: 1, 0, 1, 1, 0, 0>, static_dest_sizes = array<i64: 64>, dest_map = affine_map<() -> (0)>}> : (!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, index, memref<64xf16, "L1">) -> ()
+  "ktdf.data_transfer"(%s, %n, %b) <{operandSegmentSizes = array<i32: 1, 0, 1, 1, 0, 0, 0>, static_dest_sizes = array<i64: 64>, dest_map = affine_map<() -> (0)>}> : (!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, index, memref<64xf16, "L1">) -> ()
   return
 }
 
@@ -710,5 +710,45 @@ func.func @negative_write_slot(%d: tensor<64xf16>, %s: memref<64xf16>) {
 func.func @negative_transfer_side_type(%a: memref<64xf16>, %t: tensor<64xf16>) {
   // CHECK: invalid.mlir:[[# @LINE + 1]]:80: error: expected a memref or FIFO slot type, got tensor<64xf16>
   ktdf.data_transfer from %a[0] size [64] to %t[0] size [64] : memref<64xf16>, tensor<64xf16>
+  return
+}
+
+// -----
+
+func.func @negative_mask_both_sides(%a: memref<64xf16, "L1">, %b: memref<64xf16, "DDR">) {
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'ktdf.data_transfer' op a transfer masks one side: source_mask or dest_mask
+  ktdf.data_transfer from %a[0] size [64] to %b[0] size [64] source_mask affine_set<(d0) : (d0 >= 0)> dest_mask affine_set<(d0) : (d0 >= 0)> : memref<64xf16, "L1">, memref<64xf16, "DDR">
+  return
+}
+
+// -----
+
+func.func @negative_mask_symbols(%a: memref<64xf16, "L1">, %b: memref<?xf16, "DDR">) {
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'ktdf.data_transfer' op dest_mask has 1 symbol(s) but 0 mask_symbols are given
+  ktdf.data_transfer from %a[0] size [64] to %b[0] size [64] dest_mask affine_set<(d0)[s0] : (d0 >= 0, s0 - d0 - 1 >= 0)> : memref<64xf16, "L1">, memref<?xf16, "DDR">
+  return
+}
+
+// -----
+
+func.func @negative_mask_rank(%a: memref<64xf16, "L1">, %b: memref<?xf16, "DDR">) {
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'ktdf.data_transfer' op dest_mask has 2 dimension(s) but the dest has rank 1
+  ktdf.data_transfer from %a[0] size [64] to %b[0] size [64] dest_mask affine_set<(d0, d1) : (d0 >= 0, d1 >= 0)> : memref<64xf16, "L1">, memref<?xf16, "DDR">
+  return
+}
+
+// -----
+
+func.func @negative_mask_fifo(%s: !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, %b: memref<64xf16, "L1">) {
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'ktdf.data_transfer' op source_mask needs a memref source, not a FIFO slot
+  ktdf.data_transfer from %s to %b[0] size [64] source_mask affine_set<(d0) : (d0 >= 0)> : !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, memref<64xf16, "L1">
+  return
+}
+
+// -----
+
+func.func @negative_mask_symbols_alone(%a: memref<64xf16, "L1">, %b: memref<64xf16, "DDR">, %n: index) {
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'ktdf.data_transfer' op mask_symbols without a source_mask or dest_mask
+  ktdf.data_transfer from %a[0] size [64] to %b[0] size [64] mask_symbols(%n) : memref<64xf16, "L1">, memref<64xf16, "DDR">
   return
 }

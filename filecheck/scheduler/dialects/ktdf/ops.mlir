@@ -108,9 +108,9 @@ func.func @fifos(%n: index, %m: memref<64xf16, "SFU_REG">) {
 // CHECK-NEXT:    ktdf.data_transfer from %[[S]] to %[[REG]][0] size [64] : !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, memref<64xf16, "SFU_REG">
 // CHECK-NEXT:    ktdf.data_transfer from %[[REG]][%[[J]]] size [64] to %[[W]] size [128] {transfer_mode = "pad"} : memref<64xf16, "SFU_REG">, !ktdf.fifo.slot<"SFU" -> "L1SU", 128xf16>
 // GENERIC-LABEL: sym_name = "transfers"
-// GENERIC:       "ktdf.data_transfer"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{static_source_sizes = array<i64: 2, 64>, static_dest_sizes = array<i64: 2, 64>, source_map = affine_map<(d0, d1) -> (((d0 * 2) + 1), (d1 + (d0 * -1)))>, dest_map = affine_map<() -> (0, 0)>, operandSegmentSizes = array<i32: 1, 2, 0, 1, 0, 0>}>
-// GENERIC:       operandSegmentSizes = array<i32: 1, 2, 1, 1, 1, 1>
-// GENERIC:       operandSegmentSizes = array<i32: 1, 1, 0, 1, 0, 0>}> {transfer_mode = "splat"}
+// GENERIC:       "ktdf.data_transfer"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{static_source_sizes = array<i64: 2, 64>, static_dest_sizes = array<i64: 2, 64>, source_map = affine_map<(d0, d1) -> (((d0 * 2) + 1), (d1 + (d0 * -1)))>, dest_map = affine_map<() -> (0, 0)>, operandSegmentSizes = array<i32: 1, 2, 0, 1, 0, 0, 0>}>
+// GENERIC:       operandSegmentSizes = array<i32: 1, 2, 1, 1, 1, 1, 0>
+// GENERIC:       operandSegmentSizes = array<i32: 1, 1, 0, 1, 0, 0, 0>}> {transfer_mode = "splat"}
 func.func @transfers(%A: memref<96x64xf16, "DDR">, %l1: memref<2x64xf16, "L1">, %reg: memref<64xf16, "SFU_REG">, %i: index, %j: index, %n: index) {
   %s, %w = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 128xf16>
   ktdf.data_transfer from %A[%i * 2 + 1, %j - %i] size [2, 64] to %l1[0, 0] size [2, 64] : memref<96x64xf16, "DDR">, memref<2x64xf16, "L1">
@@ -118,6 +118,20 @@ func.func @transfers(%A: memref<96x64xf16, "DDR">, %l1: memref<2x64xf16, "L1">, 
   ktdf.data_transfer from %l1[%i, 0] size [1, 1] to %s size [64] {transfer_mode = "splat"} : memref<2x64xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
   ktdf.data_transfer from %s to %reg[0] size [64] : !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, memref<64xf16, "SFU_REG">
   ktdf.data_transfer from %reg[%j] size [64] to %w size [128] {transfer_mode = "pad"} : memref<64xf16, "SFU_REG">, <"SFU" -> "L1SU", 128xf16>
+  return
+}
+
+/// Masked transfers: the set of the masked side, its symbols after `mask_symbols`.
+// CHECK-LABEL: func.func @masked(
+// CHECK-SAME:    %[[X:[^:]*]]: memref<?x64xf16, "DDR">, %[[B:[^:]*]]: memref<1x64xf16, "L1">, %[[N:[^:]*]]: index, %[[I:[^:]*]]: index)
+// CHECK-NEXT:    ktdf.data_transfer from %[[X]][%[[I]], 0] size [1, 64] to %[[B]][0, 0] size [1, 64] source_mask affine_set<(d0, d1)[s0] : (d0 >= 0, (((d0 * -1) + s0) + -1) >= 0, d1 >= 0, ((d1 * -1) + 63) >= 0)> mask_symbols(%[[N]]) : memref<?x64xf16, "DDR">, memref<1x64xf16, "L1">
+// CHECK-NEXT:    ktdf.data_transfer from %[[B]][0, 0] size [1, 64] to %[[X]][%[[I]], 0] size [1, 64] dest_mask affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 9) >= 0, d1 >= 0)> : memref<1x64xf16, "L1">, memref<?x64xf16, "DDR">
+// GENERIC-LABEL: sym_name = "masked"
+// GENERIC:       source_mask = affine_set
+// GENERIC-SAME:  operandSegmentSizes = array<i32: 1, 1, 0, 1, 0, 0, 1>
+func.func @masked(%x: memref<?x64xf16, "DDR">, %b: memref<1x64xf16, "L1">, %n: index, %i: index) {
+  ktdf.data_transfer from %x[%i, 0] size [1, 64] to %b[0, 0] size [1, 64] source_mask affine_set<(d0, d1)[s0] : (d0 >= 0, -d0 + s0 - 1 >= 0, d1 >= 0, -d1 + 63 >= 0)> mask_symbols(%n) : memref<?x64xf16, "DDR">, memref<1x64xf16, "L1">
+  ktdf.data_transfer from %b[0, 0] size [1, 64] to %x[%i, 0] size [1, 64] dest_mask affine_set<(d0, d1) : (d0 >= 0, -d0 + 9 >= 0, d1 >= 0)> : memref<1x64xf16, "L1">, memref<?x64xf16, "DDR">
   return
 }
 

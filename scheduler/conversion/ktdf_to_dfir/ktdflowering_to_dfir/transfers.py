@@ -2,7 +2,8 @@
 
 Memory to memory is an asynchronous DMA (`agen.composite_load_and_store` whose region only
 yields); memory to FIFO is `agen.vector_load` + `dataflow.send` to the FIFO's consumer; FIFO
-to memory is `dataflow.receive` from its producer + `agen.vector_store`. A FIFO read of the
+to memory is `dataflow.receive` from its producer + `agen.vector_store`. A masked DMA
+(`source_mask` / `dest_mask`) moves its box whole or element by element (masked.py). A FIFO read of the
 compute stage is a `dataflow.receive`, a write a `dataflow.send`. A transfer is lowered once
 its views and buffers are (symbols.py): DataflowIR memrefs carry no memory space.
 """
@@ -24,6 +25,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 
 from ktir.diagnostics import op_error
 from ktir.dialects import ktdp
+from scheduler.conversion.ktdf_to_dfir.ktdflowering_to_dfir.masked import masked_dma
 from scheduler.conversion.ktdf_to_dfir.ktdflowering_to_dfir.programs import Program, Programs
 from scheduler.dialects.ktdf import (
     DataTransferOp,
@@ -66,6 +68,13 @@ def _sizes(t: DataTransferOp, side: str) -> list[int]:
     return list(sizes)  # type: ignore[arg-type]
 
 
+def _unmasked(t: DataTransferOp) -> None:
+    if t.mask is not None:
+        raise op_error(t, "a masked transfer between a memory and a FIFO: not supported by "
+                          "the scheduler yet (the device must stage it in a memory, so that a "
+                          "DMA masks it)")
+
+
 def _access(value: SSAValue, indices, amap) -> Access:
     m = amap.data if amap is not None else AffineMap.identity(len(indices))
     return Access(value, list(indices), m)
@@ -74,6 +83,7 @@ def _access(value: SSAValue, indices, amap) -> Access:
 def _receive_and_store(t: DataTransferOp, program: Program) -> list[Operation] | None:
     slot = t.source.type
     assert isinstance(slot, FifoSlotType)
+    _unmasked(t)
     sizes = _sizes(t, "dest")
     peer = _peer(t, program, slot.src_kind)
     if not _lowered(t.destination):
@@ -88,6 +98,7 @@ def _load_and_send(t: DataTransferOp, program: Program, sizes: list[int],
                    vt: VectorType) -> list[Operation]:
     slot = t.destination.type
     assert isinstance(slot, FifoSlotType)
+    _unmasked(t)
     s = _access(t.source, t.source_indices, t.source_map)
     ld = agen.VectorLoadOp(s.memref, s.indices, s.map, ktdp.box_set(sizes),
                            AffineMap.identity(len(sizes)), vt)
@@ -102,10 +113,15 @@ def _dma(t: DataTransferOp, sizes: list[int], vt: VectorType) -> list[Operation]
     d = _access(t.destination, t.dest_indices, t.dest_map)
     zero_s = AffineMap(1, 0, tuple(AffineExpr.constant(0) for _ in sizes))
     zero_d = AffineMap(1, 0, tuple(AffineExpr.constant(0) for _ in dsizes))
-    return [agen.CompositeLoadAndStoreOp(
+    whole = agen.CompositeLoadAndStoreOp(
         s, d, ktdp.box_set(sizes), AffineMap.identity(len(sizes)), ktdp.box_set(dsizes),
         AffineMap.identity(len(dsizes)), TimeLoop(_ONE_STEP, AffineMap.identity(1)),
-        zero_s, zero_d, vt)]
+        zero_s, zero_d, vt)
+    if t.mask is None:
+        return [whole]
+    if sizes != dsizes:
+        raise op_error(t, "a masked transfer needs the same box on both sides")
+    return masked_dma(t, s, d, sizes, whole)
 
 
 class _InPrograms(RewritePattern):

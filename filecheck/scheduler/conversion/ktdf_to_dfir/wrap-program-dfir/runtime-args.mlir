@@ -3,10 +3,12 @@
 /// A `!ktdp.runtime_arg<T>` kernel argument reaches DataflowIR as its value, a plain `T`: the
 /// host kernel, the group function and the host's declaration of it take `index`, the host's
 /// `runtime_arg_extract value` is the argument itself and `upperbound` the constant its type
-/// states (granularity alike), and the group binds the value to the argument's symbol.
+/// states (granularity alike), and the group binds the value to the argument's symbol. The
+/// former type stays as the argument attribute `ktdp.runtime_arg` (its granularity and upper
+/// bound, for whoever launches the kernel).
 
 // CHECK-LABEL: func.func @kernel(
-// CHECK-SAME:    %[[M:[^:]*]]: index, %[[A:[^:]*]]: index)
+// CHECK-SAME:    %[[M:[^:]*]]: index {ktdp.runtime_arg = !ktdp.runtime_arg<index, granularity=32, upperbound=300>}, %[[A:[^:]*]]: index)
 // CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : index
 // CHECK-NEXT:    %[[UB:.*]] = arith.constant 300 : index
@@ -15,11 +17,11 @@
 // CHECK-NEXT:      func.call @local_schedule_0(%[[M]], %[[A]], %[[I]]) : (index, index, index) -> ()
 // CHECK:       func.func private @local_schedule_0(index, index, index) -> ()
 
-// CHECK:       func.func @local_schedule_0(%[[GM:[^:]*]]: index, %[[GA:[^:]*]]: index, %[[GI:[^:]*]]: index)
+// CHECK:       func.func @local_schedule_0(%[[GM:[^:]*]]: index {ktdp.runtime_arg = {{.*}}}, %[[GA:[^:]*]]: index, %[[GI:[^:]*]]: index)
 // CHECK-NEXT:    symbol.create_id %[[GM]] {symbol_id = -1 : si64} : index
 // CHECK-NEXT:    symbol.create_id %[[GA]] {symbol_id = -2 : si64} : index
 // CHECK-NEXT:    symbol.create_id %[[GI]] {symbol_id = -3 : si64} : index
-// CHECK-NOT:   runtime_arg
+// CHECK-NOT:   runtime_arg_extract
 module {
   ktdf_arch.device @sample_device import("sample_device.mlir")
   module {
