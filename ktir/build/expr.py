@@ -111,6 +111,13 @@ class Value:
 
     __hash__ = object.__hash__
 
+    def __getitem__(self, index: Any) -> Value:
+        raise BuildError("indexing a tile handle (slices, gathers): the builder reads whole "
+                         "tiles; declare the tensor with the shape to read")
+
+    def __matmul__(self, o: Any) -> Value:
+        raise BuildError("matmul (@): the builder has element-wise ops and reductions only")
+
     def __bool__(self) -> bool:
         raise BuildError("a tensor handle has no truth value: kernels have no data-dependent "
                          "Python control flow (use `where`)")

@@ -27,12 +27,11 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, func, linalg, math, scf, tensor
+from xdsl.dialects import arith, func, math, scf, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
     BFloat16Type,
-    DenseIntOrFPElementsAttr,
     Float16Type,
     Float32Type,
     FloatAttr,
@@ -44,7 +43,8 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
-from xdsl.dialects.linalg import IteratorTypeAttr
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import GenericOp, YieldOp
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint
@@ -322,9 +322,9 @@ class _Emitter:
         self._leaves(x, leaves)
         space = x.shape
         kept = tuple(d for k, d in enumerate(space) if k != r.axis)
-        init = _identity(r.kind, r.dtype)
-        dense = DenseIntOrFPElementsAttr.from_list(_ttype(kept, r.dtype), [init])
-        acc = self.b.insert(arith.ConstantOp(dense)).result
+        # a splat of a scalar constant: xDSL reads `dense<0xfc00>` back as 64512.0
+        init = self.b.insert(_constant(_identity(r.kind, r.dtype), r.dtype)).result
+        acc = self.b.insert(tensor.SplatOp(init, [], _ttype(kept, r.dtype))).result
         n = len(space)
         out_map = AffineMap(n, 0, tuple(AffineExpr.dimension(k) for k in range(n)
                                         if k != r.axis))
@@ -346,8 +346,8 @@ class _Emitter:
             env[_ACC] = block.args[-1]
         bb = Builder(InsertPoint.at_end(block))
         result = make(bb, env)
-        bb.insert(linalg.YieldOp(result))
-        op = linalg.GenericOp(ins, [out], Region(block), [AffineMapAttr(m) for m in maps],
+        bb.insert(YieldOp(result))
+        op = GenericOp(ins, [out], Region(block), [AffineMapAttr(m) for m in maps],
                               [IteratorTypeAttr.parallel() if i == "parallel"
                                else IteratorTypeAttr.reduction() for i in iters], [out_t])
         return self.b.insert(op).results[0]
