@@ -21,6 +21,7 @@ tensor is read whole by every tile (a bias, a weight row).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -204,6 +205,8 @@ class Kernel:
     def _fresh(self, name: str) -> None:
         if not name.isidentifier() or any(getattr(a, "name", None) == name for a in self.args):
             raise BuildError(f"argument name '{name}': names must be distinct identifiers")
+        if re.fullmatch(r".*_\d+", name):  # xDSL drops such a suffix from SSA names
+            raise BuildError(f"argument name '{name}': a name must not end in _<digits>")
 
     def _own(self, t: Tensor) -> None:
         if not any(a is t for a in self.args):

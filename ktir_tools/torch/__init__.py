@@ -37,14 +37,14 @@ class KtirFallbackWarning(UserWarning):
     """An op ran in eager PyTorch instead of on the device."""
 
 
-_WARNED: set[str] = set()
+WARNED: set[str] = set()
 
 
 def fallback(kind: str, reason: str) -> None:
     """Warn once per op kind (per process) that `kind` runs in eager PyTorch."""
-    if kind in _WARNED:
+    if kind in WARNED:
         return
-    _WARNED.add(kind)
+    WARNED.add(kind)
     warnings.warn(f"ktir: '{kind}' runs in eager PyTorch: {reason}", KtirFallbackWarning,
                   stacklevel=2)
 
@@ -166,4 +166,4 @@ def compile(fn: Callable[..., Any], example_inputs: Sequence[torch.Tensor], *,
     return backend(gm, list(example_inputs), {"device": device})
 
 
-__all__ = ["RUNS", "KernelRun", "KtirFallbackWarning", "backend", "compile", "fallback"]
+__all__ = ["RUNS", "WARNED", "KernelRun", "KtirFallbackWarning", "backend", "compile", "fallback"]

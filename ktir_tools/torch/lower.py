@@ -109,7 +109,7 @@ def lower(gm: torch.fx.GraphModule, inputs: list[torch.Tensor], name: str, cores
     for n in nodes:
         if n.op == "placeholder":
             shape = space.kernel_shape(shapes[n][0], n)
-            t = k.tensor(f"in_{n.name}", shape, DTYPES[shapes[n][1]])
+            t = k.tensor(f"in{len(plan_in)}", shape, DTYPES[shapes[n][1]])
             tensors[n] = t
             plan_in.append((t.name, shape))
     out_node = next(n for n in gm.graph.nodes if n.op == "output")

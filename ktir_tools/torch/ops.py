@@ -42,6 +42,8 @@ def _to(v: Any, dtype: str) -> Any:
 
 def _unary(fn: Callable[[Value], Value]):
     def lower(out: str, x: Any, **kw: Any) -> Value:
+        if kw.pop("inplace", False) is not False:
+            raise Unsupported("inplace=True")
         if kw:
             raise Unsupported(f"arguments {', '.join(kw)}")
         return fn(_to(x, out))

@@ -168,6 +168,7 @@ def test_what_the_builder_cannot_express(write, message):
     (lambda: Kernel("r", grid=2).tiles(rows=3).__enter__(), "declare the tensors first"),
     (lambda: Kernel("e").build(), "stores nothing"),
     (lambda: Kernel("t").tensor("X", (4,), "f64"), "element type 'f64'"),
+    (lambda: Kernel("t").tensor("x_1", (4,), "f32"), "must not end in _<digits>"),
 ])
 def test_kernel_level_errors(make, message):
     with pytest.raises(BuildError) as e:
