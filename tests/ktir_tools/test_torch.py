@@ -178,3 +178,25 @@ def test_a_middle_broadcast_falls_back_with_the_reason():
 def test_unknown_option():
     with pytest.raises(ValueError, match="unknown option"):
         ktorch.backend(torch.fx.symbolic_trace(lambda a: a + 1), [], {"cores": 4})
+
+
+def test_the_example_script(capsys):
+    import runpy
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).parents[2] / "examples" / "torch_softmax.py"
+    argv = sys.argv
+    sys.argv = [str(script), "--rows", "8", "--cols", "64"]
+    try:
+        runpy.run_path(str(script), run_name="__main__")
+    finally:
+        sys.argv = argv
+    out = capsys.readouterr().out
+    assert "torch.softmax(x, -1) on 8x64 float32:" in out
+    assert "kernel @ktir_sigmoid_mul_add (sigmoid, mul, add)" in out
+    assert "emulated cycles on spyre" in out
+    errors = [float(line.rsplit(" ", 1)[1]) for line in out.splitlines()
+              if "max abs error" in line]
+    assert len(errors) == 2
+    assert max(errors) < 1e-5
