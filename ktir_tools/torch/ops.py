@@ -4,7 +4,8 @@ Each supported op is a function of builder handles (and the node's Python argume
 a handle. Tensors are 2-D in a kernel (rows x the last dimension, see lower.py), so the
 reductions take the last dimension only. Reductions and normalisations of f16/bf16 compute
 in f32 and round once at the end, as eager PyTorch does on the CPU; element-wise ops compute
-in the node's result type, rounding after each op, as eager does too.
+in the node's result type; an op the builder writes as several (sigmoid, gelu) computes in
+f32 for f16/bf16 and rounds once, as eager does.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def _unary(fn: Callable[[Value], Value]):
             raise Unsupported("inplace=True")
         if kw:
             raise Unsupported(f"arguments {', '.join(kw)}")
-        return fn(_to(x, out))
+        return _to(fn(_acc(_to(x, out))), out)  # one rounding per op, as eager
     return lower
 
 
@@ -57,7 +58,7 @@ def _div(out: str, a: Any, b: Any, *, rounding_mode: Any = None) -> Value:
 
 
 def _gelu(out: str, x: Any, approximate: str = "none") -> Value:
-    return _to(x, out).gelu(approximate)
+    return _to(_acc(_to(x, out)).gelu(approximate), out)
 
 
 def _where(out: str, c: Any, a: Any, b: Any) -> Value:

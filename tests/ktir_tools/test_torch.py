@@ -70,7 +70,7 @@ def fresh_warnings():
 
 @pytest.mark.parametrize("op", list(ELEMENTWISE))
 @settings(max_examples=3)
-@given(shape=shapes, dtype=st.sampled_from([torch.float32, torch.float16]),
+@given(shape=shapes, dtype=st.sampled_from([torch.float32, torch.float16, torch.bfloat16]),
        seed=st.integers(0, 2**16))
 def test_elementwise_ops_run_on_the_emulator(op, shape, dtype, seed):
     fn = ELEMENTWISE[op]
