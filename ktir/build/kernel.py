@@ -317,7 +317,7 @@ class _Emitter:
         n = len(shape)
         maps = [_operand_map(leaf, shape) for leaf in leaves] + [AffineMap.identity(n)]
         return self._emit_generic(leaves, out, maps, ["parallel"] * n,
-                                  lambda bb, env: self._scalar(bb, v, env)[0])
+                                  lambda bb, env: self._scalar(bb, v, env))
 
     def _reduction(self, r: Reduce) -> SSAValue:
         x = cast(Value, r.operand)
@@ -335,7 +335,7 @@ class _Emitter:
         iters = ["reduction" if k == r.axis else "parallel" for k in range(n)]
 
         def body(bb: Builder, env: dict[Value, SSAValue]) -> SSAValue:
-            val = self._scalar(bb, x, env)[0]
+            val = self._scalar(bb, x, env)
             return bb.insert(_combine(r.kind, r.dtype, val, env[_ACC])).result
         return self._emit_generic(leaves, acc, maps, iters, body, reduction=True)
 
@@ -343,7 +343,8 @@ class _Emitter:
                       iters: list[str], make, reduction: bool = False) -> SSAValue:
         ins = [self.done[leaf] for leaf in leaves]
         out_t = cast(TensorType, out.type)
-        block = Block(arg_types=[_elem(leaf.dtype) for leaf in leaves] + [out_t.element_type])
+        block = Block(arg_types=[element_type(leaf.dtype) for leaf in leaves] +
+                      [out_t.element_type])
         env: dict[Value, SSAValue] = dict(zip(leaves, block.args))
         if reduction:
             env[_ACC] = block.args[-1]
@@ -355,21 +356,21 @@ class _Emitter:
                                else IteratorTypeAttr.reduction() for i in iters], [out_t])
         return self.b.insert(op).results[0]
 
-    def _scalar(self, bb: Builder, v: Value, env: dict[Value, SSAValue]) -> tuple[SSAValue]:
+    def _scalar(self, bb: Builder, v: Value, env: dict[Value, SSAValue]) -> SSAValue:
         """The element of `v` inside a generic body (memoised per body)."""
         if v in env:
-            return (env[v],)
+            return env[v]
         if isinstance(v, Const):
             val = bb.insert(_constant(v.value, v.dtype)).result
         elif isinstance(v, Scalar):
             val = self.argv[v.name]
         elif isinstance(v, Op):
-            args = [self._scalar(bb, o, env)[0] for o in v.operands]
+            args = [self._scalar(bb, o, env) for o in v.operands]
             val = bb.insert(_elementwise(v, args)).results[0]
         else:
             raise BuildError(f"internal: {type(v).__name__} outside a body's leaves")
         env[v] = val
-        return (val,)
+        return val
 
 
 _ACC = Const((), "", 0)  # the accumulator's key in a reduction body's environment
@@ -377,10 +378,6 @@ _ACC = Const((), "", 0)  # the accumulator's key in a reduction body's environme
 
 def _ttype(shape: Sequence[int], dtype: str) -> TensorType:
     return TensorType(element_type(dtype), shape)
-
-
-def _elem(dtype: str) -> Attribute:
-    return element_type(dtype)
 
 
 def _operand_map(leaf: Value, space: tuple[int, ...]) -> AffineMap:

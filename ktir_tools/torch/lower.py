@@ -120,7 +120,7 @@ def lower(gm: torch.fx.GraphModule, inputs: list[torch.Tensor], name: str, cores
     with k.tiles(rows=rb, total=rows) as tile:
         env: dict[torch.fx.Node, Value] = {}
         for n in nodes:
-            layouts[n] = space.node_layout(n, shapes[n][0])
+            layouts[n] = space.node_layout(shapes[n][0])
             if n.op == "placeholder":
                 env[n] = tile.load(tensors[n])
                 continue
@@ -173,7 +173,7 @@ class _Space:
             return "one"
         return None
 
-    def node_layout(self, n: torch.fx.Node, s: tuple[int, ...]) -> str | None:
+    def node_layout(self, s: tuple[int, ...]) -> str | None:
         if self.reduced(s) and self.layout(s) is None:
             return "row"  # a reduction without keepdim, or an op on such
         return self.layout(s)
