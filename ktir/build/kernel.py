@@ -452,7 +452,7 @@ def _elementwise(v: Op, args: list[SSAValue]):
 
 
 def _cast(x: SSAValue, src: str, dst: str):
-    t = element_type(dst)
+    t: Any = element_type(dst)
     if src in FLOAT_TYPES and dst in FLOAT_TYPES:
         if {src, dst} == {"f16", "bf16"}:
             raise BuildError(f"a cast from {src} to {dst}: go through f32")

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any, cast
 
 import torch
+from torch.fx.node import map_arg
 from torch.fx.passes.shape_prop import ShapeProp
 
 from ktir.build import Kernel, Value
@@ -87,12 +89,14 @@ def lower(gm: torch.fx.GraphModule, inputs: list[torch.Tensor], name: str, cores
     ShapeProp(gm).propagate(*[torch.empty(a.shape, dtype=a.dtype, device="meta")
                               for a in inputs])
     nodes = [n for n in gm.graph.nodes if n.op != "output"]
-    shapes = {n: _propagated(n) for n in nodes}
-    for n, m in shapes.items():
+    shapes: dict[torch.fx.Node, tuple[tuple[int, ...], torch.dtype]] = {}
+    for n in nodes:
+        m = _propagated(n)
         if m is None:
             raise Unsupported(f"'{n.name}' is not a tensor of known shape")
         if m[1] not in DTYPES:
             raise Unsupported(f"dtype {m[1]} of '{op_kind(n)}'")
+        shapes[n] = m
     full = max((m[0] for m in shapes.values() if m is not None),
                key=lambda s: (math.prod(s), len(s)))
     if not full:
@@ -127,8 +131,8 @@ def lower(gm: torch.fx.GraphModule, inputs: list[torch.Tensor], name: str, cores
             if n.op not in ("call_function", "call_method"):
                 raise Unsupported(f"a {n.op} node")
             space.check_operands(n, shapes, layouts)
-            args = torch.fx.node.map_arg(n.args, lambda a: env[a])
-            kwargs = torch.fx.node.map_arg(n.kwargs, lambda a: env[a])
+            args: Any = map_arg(n.args, lambda a: cast(Any, env[a]))
+            kwargs: Any = map_arg(n.kwargs, lambda a: cast(Any, env[a]))
             first = n.args[0] if n.args else None
             rank = len(shapes[first][0]) if isinstance(first, torch.fx.Node) else len(full)
             v = lower_node(n, DTYPES[shapes[n][1]], tuple(args), dict(kwargs), rank)
@@ -140,10 +144,11 @@ def lower(gm: torch.fx.GraphModule, inputs: list[torch.Tensor], name: str, cores
                 raise Unsupported("an output that is not a tensor of the graph")
             shape, dtype = shapes[o]
             if o not in stored:
-                if layouts[o] not in ("full", "row"):
+                lay = layouts[o]
+                if lay not in ("full", "row"):
                     raise Unsupported(f"output '{o.name}' of shape {tuple(shape)} does not "
                                       "follow the divided rows")
-                t = k.tensor(f"out{i}", (rows, space.handle(layouts[o])[1]), DTYPES[dtype])
+                t = k.tensor(f"out{i}", (rows, space.handle(lay)[1]), DTYPES[dtype])
                 tile.store(t, env[o])
                 stored[o] = t.name
             plan_out.append((stored[o], shape, dtype))

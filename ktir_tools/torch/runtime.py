@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import torch
 
+from arch_descriptions.model import Device
 from ktir_tools.torch.lower import Plan
 
 
@@ -49,7 +50,8 @@ class CompiledKernel:
         self.specs, _ = plan_kernel(self.fn)
         compiled = compile_module(self.source.clone(), device)
         check_compiled(compiled.module, compiled.device)
-        self.program, self.device = compiled.module, compiled.device
+        self.program = compiled.module
+        self.device: Device = cast(Device, compiled.device)
         self.compile_seconds = time.perf_counter() - t0
 
     def __call__(self, *inputs: torch.Tensor) -> list[torch.Tensor]:
