@@ -73,9 +73,8 @@ def compile_module(module: ModuleOp, device: str | Path, *, emit: str = "dfir",
     module)` after it, with its time in seconds (progress, `--print-ir-after-all`)."""
     from arch_descriptions.model import device_from_module
     from ktir.context import make_context
-    from scheduler.transforms.ensure_device_declaration import EnsureDeviceDeclarationPass
-
     from scheduler.transforms.bind_arguments import BindArgumentsPass
+    from scheduler.transforms.ensure_device_declaration import EnsureDeviceDeclarationPass
 
     ctx = ctx or make_context()
     steps = pipeline_steps(emit, stop_at=stop_at, disable=disable)
