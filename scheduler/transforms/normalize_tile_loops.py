@@ -13,53 +13,62 @@ arithmetic on the tile id:
 becomes
     scf.for %k = %c0 to %c4 step %c1 { %row = arith.addi %start, (arith.muli %k, %c1) ... }
 
-The count is taken over every tile of the grid (the interpreter's semantics: the iterations of
-`range(lb, ub, step)`). A loop whose count differs between tiles, or whose bounds depend on
+The count is taken over every tile of the grid, with the bounds evaluated as the interpreter
+evaluates them (`%end = min(%start + 2, %rows)` via `select` included) and its iterations
+`range(lb, ub, step)`. A loop whose count differs between tiles, or whose bounds depend on
 more than the tile id and constants, is left alone: the legality check says why it is refused.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 
+import numpy as np
 from xdsl.context import Context
-from xdsl.dialects import arith, scf
+from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import IndexType, ModuleOp
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
-from ktir.dialects.ktdp import GetComputeTileIdOp
+from ktir.dialects.ktdp_types import kernel_grid
+from ktir.interpreter.probe import AddressProbe, NotEvaluable
 from scheduler.analysis.index_exprs import IndexExprs, index_constant
 from scheduler.rewriting import apply_patterns
 
-MAX_TILES = 1 << 16  # tiles enumerated to find a loop's trip counts
+
+def _kernel(op: Operation) -> func.FuncOp | None:
+    p = op.parent_op()
+    while p is not None and not isinstance(p, func.FuncOp):
+        p = p.parent_op()
+    return p
 
 
-def tile_trip_counts(loop: scf.ForOp) -> dict[tuple[int, ...], int] | None:
-    """Trip count of the loop on each tile (keyed by the tile-id values its bounds read), or
-    None when its bounds are not affine in tile ids and constants or a step is not positive."""
-    if not isinstance(loop.lb.type, IndexType):
+def tile_trip_counts(loop: scf.ForOp) -> dict[int, int] | None:
+    """Trip count of the loop on each tile (by linear tile id), or None when its bounds read
+    more than tile ids and constants (arguments, other loops' indices, loaded data) or a step
+    is not positive. Bounds are evaluated as the interpreter does (its AddressProbe:
+    `select`, `cmpi`, min/max and divisions included)."""
+    fn = _kernel(loop)
+    if fn is None or not isinstance(loop.lb.type, IndexType):
         return None
-    exprs = IndexExprs()
-    bounds = [exprs.expr(v) for v in (loop.lb, loop.ub, loop.step)]
-    if any(e is None for e in bounds) or not all(
-            isinstance(r.owner, GetComputeTileIdOp) for r in exprs.roots):
+    grid = kernel_grid(fn) or (1,)
+    probe = AddressProbe(fn, grid, {}, set())
+    try:
+        lb, ub, step = (probe.eval(v) for v in (loop.lb, loop.ub, loop.step))
+    except NotEvaluable:
         return None
-    ranges = [exprs.root_range(r) for r in exprs.roots]
-    if any(lo is None or hi is None for lo, hi in ranges):
+    n = math.prod(grid)
+    vals = []
+    for sample in (lb, ub, step):
+        if any(d != 1 for d in sample.value.shape[1:]):
+            return None  # depends on a loop index
+        vals.append(np.broadcast_to(sample.value.reshape(-1), (n,)))
+    if np.any(vals[2] <= 0):
         return None
-    if math.prod(hi - lo + 1 for lo, hi in ranges) > MAX_TILES:  # type: ignore[operator]
-        return None
-    counts: dict[tuple[int, ...], int] = {}
-    for point in itertools.product(*(range(lo, hi + 1) for lo, hi in ranges)):  # type: ignore[arg-type]
-        lb, ub, step = (e.eval(list(point), []) for e in bounds)  # type: ignore[union-attr]
-        if step <= 0:
-            return None
-        counts[point] = len(range(lb, ub, step))
-    return counts
+    counts = np.maximum(-((vals[0] - vals[1]) // vals[2]), 0)
+    return {t: int(c) for t, c in enumerate(counts)}
 
 
 class NormalizeTileLoop(RewritePattern):

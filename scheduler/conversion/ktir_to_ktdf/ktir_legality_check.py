@@ -124,8 +124,8 @@ class _KernelChecker:
             else:
                 t0 = min(counts)
                 t1 = next(t for t in sorted(counts) if counts[t] != counts[t0])
-                why = (f"the trip count differs between tiles (tile {_tile(t0)}: "
-                       f"{counts[t0]}, tile {_tile(t1)}: {counts[t1]}), and the host runs "
+                why = (f"the trip count differs between tiles (tile {t0}: "
+                       f"{counts[t0]}, tile {t1}: {counts[t1]}), and the host runs "
                        "loops once for all tiles")
             _fail(op, f"loop bounds that depend on the compute tile id: {why}: {_NOT_YET}")
         if op.iter_args:
@@ -213,10 +213,6 @@ class _KernelChecker:
             return
         if op.name not in ELEMENTWISE:
             _fail(op, _NO_LOWERING)
-
-
-def _tile(point: tuple[int, ...]) -> str:
-    return str(point[0]) if len(point) == 1 else str(point)
 
 
 def _fmt(x: int | None, off: int) -> str:

@@ -43,3 +43,28 @@ func.func @left_alone(%n: index) attributes {grid = [4]} {
   }
   return
 }
+
+// CHECK-LABEL: func.func @clamped
+// CHECK:         %[[START:.*]] = arith.muli
+// CHECK:         arith.select
+// CHECK-NEXT:    %[[LO:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[HI:.*]] = arith.constant 2 : index
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    scf.for %[[K:.*]] = %[[LO]] to %[[HI]] step %[[ONE]] {
+// CHECK-NEXT:      %[[S:.*]] = arith.muli %[[K]], %{{.*}} : index
+// CHECK-NEXT:      arith.addi %[[START]], %[[S]] : index
+/// Triton's clamped end, min(%start + 2, 4) on a grid of 2: two rows on each tile.
+func.func @clamped() attributes {grid = [2]} {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %id = ktdp.get_compute_tile_id : index
+  %start = arith.muli %id, %c2 : index
+  %raw = arith.addi %start, %c2 : index
+  %lt = arith.cmpi slt, %raw, %c4 : index
+  %end = arith.select %lt, %raw, %c4 : index
+  scf.for %row = %start to %end step %c1 {
+    "test.op"(%row) : (index) -> ()
+  }
+  return
+}
