@@ -119,8 +119,8 @@ class _KernelChecker:
         if any(self.exprs.depends_on_tile_id(v) for v in (op.lb, op.ub, op.step)):
             counts = tile_trip_counts(op)
             if counts is None:
-                why = ("they depend on more than the tile id and constants (bind the scalar "
-                       "arguments they read with --arg)")
+                why = ("they depend on more than the tile id and constants (scalar "
+                       "arguments can be bound with --arg)")
             else:
                 t0 = min(counts)
                 t1 = next(t for t in sorted(counts) if counts[t] != counts[t0])

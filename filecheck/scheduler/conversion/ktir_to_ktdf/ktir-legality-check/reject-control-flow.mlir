@@ -72,7 +72,7 @@ func.func @negative_tile_loop_argument(%n: index) attributes {grid = [4]} {
   }
   return
 }
-// CHECK: error: {{.*}}loop bounds that depend on the compute tile id: they depend on more than the tile id and constants (bind the scalar arguments they read with --arg): not supported by the scheduler yet
+// CHECK: error: {{.*}}loop bounds that depend on the compute tile id: they depend on more than the tile id and constants (scalar arguments can be bound with --arg): not supported by the scheduler yet
 
 // -----
 
