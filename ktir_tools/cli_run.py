@@ -84,6 +84,12 @@ def run(
     writes with the reference interpreter's on the same seeded inputs. Exit 0 on a match, 1
     otherwise.
 
+    Scalar arguments given with --arg are bound at compile time too (subscripts and loop
+    bounds that read them become constants). Loops run when their trip count is the same on
+    every tile (also when their bounds depend on the tile id); loops with iter_args are
+    unrolled (a constant trip count of at most 64). What the compiler cannot run yet stops
+    with a diagnostic naming the op and the reason.
+
     Prints cycles, the roofline bound and times; --json gives the same as one object (keys
     match, cycles, roofline_cycles, max_abs_err, compile_s, emulate_s, device, ...).
     """
