@@ -104,6 +104,12 @@ def run(
     writes with the reference interpreter's on the same seeded inputs. Exit 0 on a match, 1
     otherwise.
 
+    Scalar arguments given with --arg are bound at compile time too (subscripts and loop
+    bounds that read them become constants). Loops run when their trip count is the same on
+    every tile (also when their bounds depend on the tile id); loops with iter_args are
+    unrolled (a constant trip count of at most 64). What the compiler cannot run yet stops
+    with a diagnostic naming the op and the reason.
+
     Prints cycles, the bound (the kernel's compulsory bytes over the device's shared
     bandwidths, its element operations over its compute lanes, plus one round trip of the
     latency), the resource that binds it, the efficiency (bound / cycles) and times; --json

@@ -44,6 +44,8 @@ _PASSES = {
                                   "EnsureDeviceDeclarationPass"),
     "emit-split-dfir": ("transforms.emit_split_dfir", "EmitSplitDfirPass"),
     "bind-arguments": ("transforms.bind_arguments", "BindArgumentsPass"),
+    "normalize-tile-loops": ("transforms.normalize_tile_loops", "NormalizeTileLoopsPass"),
+    "unroll-carried-loops": ("transforms.unroll_carried_loops", "UnrollCarriedLoopsPass"),
     "ktdf-to-ktdflowering": ("conversion.ktdf_to_dfir.ktdf_to_ktdflowering",
                              "KtdfToKtdfloweringPass"),
     "ktdflowering-to-dfir": ("conversion.ktdf_to_dfir.ktdflowering_to_dfir",

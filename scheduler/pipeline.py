@@ -22,9 +22,13 @@ from scheduler.checkpoints import Checkpoint, KtdfarchApplyPatternsPass
 Step = str | Checkpoint
 
 # KTIR (+ a device declaration) -> one ktdf Load/Compute/Store pipeline per compute group,
-# each group in `module @local_schedule_N`, views cast to the device's memory kinds.
+# each group in `module @local_schedule_N`, views cast to the device's memory kinds. Loops
+# run on the host: first those strided by the tile id count iterations, and those carrying
+# values are unrolled (this project's passes; upstream has neither).
 FRONTEND: tuple[Step, ...] = (
     Checkpoint.PRE_MAPPING,
+    "normalize-tile-loops",
+    "unroll-carried-loops",
     "ktir-legality-check",
     "compute-group-extraction",
     "construct-three-stage-pipeline",

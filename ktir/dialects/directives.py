@@ -205,6 +205,38 @@ class CheckedType(CustomDirective):
 
 
 @irdl_custom_directive
+class TileType(CustomDirective):
+    """`custom<TileType>(type($result), ref($set), ref($order))`: the access tile's type, as
+    `CheckedType`; a type smaller than the set's extents (or static over a symbolic extent)
+    wins over the set, with a located warning (leniency.py, spec §4 decision)."""
+
+    ty: TypeDirective
+    aset: AttributeVariable
+    order: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        from ktir.dialects.leniency import fit_tile_set
+
+        pos = parser.pos
+        types = _parse_types(parser, state, self.ty)
+        self.ty.set(state, types)
+        aset = state.properties.get(self.aset.name)
+        order = state.properties.get(self.order.name)
+        shape = getattr(types[0], "get_shape", None)
+        if not isinstance(aset, AffineSetAttr) or not isinstance(order, AffineMapAttr) \
+                or shape is None:
+            return
+        fitted = fit_tile_set(aset.data, order.data, shape())
+        if fitted is not None:
+            warn_at(parser, pos, fitted[1])
+            state.properties[self.aset.name] = AffineSetAttr(fitted[0])
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        printer.print_attribute(self.ty.get(op)[0])
+
+
+@irdl_custom_directive
 class ShortType(CustomDirective):
     """`custom<ShortType>(type($x))`: as `CheckedType`, but printed short: `<32x64xindex>` for
     `!ktdp.access_tile<32x64xindex>` (what the upstream printer emits after `ktdp.load ... :`)."""

@@ -9,6 +9,7 @@ The access-tile semantics (sets, orders, bounds) live in `ktir.affine`.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import ClassVar, cast
 
@@ -66,6 +67,7 @@ from ktir.dialects.directives import (
     Required,
     ShortType,
     SsaSubscripts,
+    TileType,
 )
 from ktir.dialects.ktdp_intertile import (
     InterTileConsumeOp,
@@ -249,14 +251,23 @@ def _result_shape_check(kind: str, aset: AffineSet, order: AffineMap,
     for k, (want, got) in enumerate(zip(extents, shape)):
         if want is None:
             if got != DYNAMIC_INDEX:
+                why = ""
+                with contextlib.suppress(affine.NonLinearError):
+                    if affine.expr_bounds(aset, order.results[k])[0] is None:
+                        why = (" and so does where it starts (ambiguous: the set has no fixed "
+                               "first position for the type's box to start from)")
                 raise VerifyException(
-                    f"result dimension {k} is {got} but its extent depends on a symbol; "
-                    "write '?'")
+                    f"result dimension {k} is {got} but its extent depends on a symbol"
+                    f"{why}; write '?'")
         elif got != DYNAMIC_INDEX and got != want:
+            larger = any(w is not None and g != DYNAMIC_INDEX and g > w
+                         for w, g in zip(extents, shape))
+            why = (": ambiguous, the set does not say where the extra positions lie"
+                   if larger else "")
             raise VerifyException(
                 f"result shape {shape_str(shape)} does not match the extents "
                 f"{shape_str([e if e is not None else DYNAMIC_INDEX for e in extents])} of "
-                f"the {kind} under its order map")
+                f"the {kind} under its order map{why}")
 
 
 def _check_order(order: AffineMap, ndims: int, what: str) -> None:
@@ -282,12 +293,13 @@ class ConstructAccessTileOp(IRDLOperation):
     access_tile_order = prop_def(AffineMapAttr)
     irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
     traits = traits_def(Pure())
-    custom_directives = (SsaSubscripts, Required, CheckedType)
+    custom_directives = (SsaSubscripts, Required, CheckedType, TileType)
     assembly_format = (
         "$base `` custom<SsaSubscripts>($indices, $base_map) "
         "(`symbols` `(` $symbol_operands^ `)`)? attr-dict "
         "custom<Required>(ref($access_tile_order)) custom<Required>(ref($access_tile_set)) "
-        "`:` custom<CheckedType>(type($base)) `->` custom<CheckedType>(type($result))")
+        "`:` custom<CheckedType>(type($base)) `->` "
+        "custom<TileType>(type($result), ref($access_tile_set), ref($access_tile_order))")
 
     def __init__(self, base: SSAValue, indices: Sequence[SSAValue], base_map: AffineMap,
                  tile_set: AffineSet, order: AffineMap, result_type: AccessTileType,

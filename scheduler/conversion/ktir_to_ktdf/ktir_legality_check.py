@@ -10,8 +10,10 @@ identity order (masked where they cannot be proven inside their view), loads and
 stores, element-wise compute (`compute_ops.unsupported`: the arith/math/spyreop ops of its
 table on f16/bf16/f32/i8/i16/i32 tensors, named linalg ops, `linalg.generic` with parallel
 iterators and broadcasting maps, and the ops that move elements: fill, broadcast, transpose,
-splat, extract, unit-dimension reshapes, static slices), index arithmetic, and
-`scf.for`/`scf.if` whose bounds and conditions do not depend on the compute tile.
+splat, extract, unit-dimension reshapes, static slices), index arithmetic,
+`scf.if` whose condition does not depend on the compute tile, and `scf.for` with the same trip
+count on every tile and no carried values (normalize-tile-loops and unroll-carried-loops run
+first and leave only the loops they cannot rewrite: the message says why).
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ from ktir.dialects import ktdp
 from scheduler.analysis import masks
 from scheduler.analysis.compute_ops import SCALAR_OPS, unsupported
 from scheduler.analysis.index_exprs import IndexExprs
+from scheduler.transforms.normalize_tile_loops import tile_trip_counts
+from scheduler.transforms.unroll_carried_loops import MAX_TRIPS, trip_range
 
 _NOT_YET = "not supported by the scheduler yet"
 
@@ -80,11 +84,7 @@ class _KernelChecker:
             if not isinstance(op.tile.owner, ktdp.ConstructAccessTileOp):
                 _fail(op, "the tile must come from ktdp.construct_access_tile")
         elif isinstance(op, scf.ForOp):
-            if op.iter_args:
-                _fail(op, f"scf.for with loop-carried values (iter_args): {_NOT_YET}")
-            for v in (op.lb, op.ub, op.step):
-                if self.exprs.depends_on_tile_id(v):
-                    _fail(op, f"loop bounds that depend on the compute tile id: {_NOT_YET}")
+            self.check_for(op)
         elif isinstance(op, scf.IfOp):
             if self.exprs.depends_on_tile_id(op.cond):
                 _fail(op, f"control flow that depends on the compute tile id: {_NOT_YET}")
@@ -100,6 +100,33 @@ class _KernelChecker:
             pass
         else:
             _fail(op, f"{_NOT_YET} in a kernel")
+
+    def check_for(self, op: scf.ForOp) -> None:
+        """What normalize-tile-loops and unroll-carried-loops left: say why they could not."""
+        if any(self.exprs.depends_on_tile_id(v) for v in (op.lb, op.ub, op.step)):
+            counts = tile_trip_counts(op)
+            if counts is None:
+                why = ("they depend on more than the tile id and constants (scalar "
+                       "arguments can be bound with --arg)")
+            else:
+                t0 = min(counts)
+                t1 = next(t for t in sorted(counts) if counts[t] != counts[t0])
+                why = (f"the trip count differs between tiles (tile {t0}: "
+                       f"{counts[t0]}, tile {t1}: {counts[t1]}), and the host runs "
+                       "loops once for all tiles")
+            _fail(op, f"loop bounds that depend on the compute tile id: {why}: {_NOT_YET}")
+        if op.iter_args:
+            trips = trip_range(op)
+            if trips is not None and len(trips) <= MAX_TRIPS:
+                _fail(op, "scf.for with loop-carried values (iter_args): run "
+                          "unroll-carried-loops before this check (the pipeline does)")
+            if trips is None:
+                why = ("its trip count is not known at compile time (bind the scalar "
+                       "arguments its bounds read with --arg)")
+            else:
+                why = f"it has {len(trips)} iterations, more than the {MAX_TRIPS} unrolled"
+            _fail(op, "scf.for with loop-carried values (iter_args) is unrolled, but "
+                      f"{why}: {_NOT_YET}")
 
     def check_view(self, op: ktdp.ConstructMemoryViewOp) -> None:
         space = op.memory_space

@@ -326,11 +326,11 @@ func.func @negative_tile_result_rank(%v: memref<32x64xf16>, %i: index) {
 
 // -----
 
-func.func @negative_tile_symbolic_extent(%v: memref<32x64xf16>, %i: index, %n: index) {
-  %t = ktdp.construct_access_tile %v[%i, %i] symbols(%n) {access_tile_order = affine_map<(d0, d1) -> (d0, d1)>, access_tile_set = affine_set<(d0, d1)[s0] : (d0 >= 0, -d0 + s0 - 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>} : memref<32x64xf16> -> !ktdp.access_tile<32x64xindex>
+func.func @negative_tile_symbolic_extent(%v: memref<32x64xf16>, %i: index, %n: index, %m: index) {
+  %t = ktdp.construct_access_tile %v[%i, %i] symbols(%n, %m) {access_tile_order = affine_map<(d0, d1) -> (d0, d1)>, access_tile_set = affine_set<(d0, d1)[s0, s1] : (d0 - s1 >= 0, -d0 + s0 - 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>} : memref<32x64xf16> -> !ktdp.access_tile<32x64xindex>
   return
 }
-// CHECK: error: {{.*}}result dimension 0 is 32 but its extent depends on a symbol; write '?'
+// CHECK: error: {{.*}}result dimension 0 is 32 but its extent depends on a symbol and so does where it starts (ambiguous: the set has no fixed first position for the type's box to start from); write '?'
 
 // -----
 
@@ -338,7 +338,7 @@ func.func @negative_tile_shape(%v: memref<32x64xf16>, %i: index) {
   %t = ktdp.construct_access_tile %v[%i, %i] {access_tile_order = affine_map<(d0, d1) -> (d1, d0)>, access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 31 >= 0)>} : memref<32x64xf16> -> !ktdp.access_tile<16x32xindex>
   return
 }
-// CHECK: error: {{.*}}result shape 16x32 does not match the extents 32x16 of the access_tile_set under its order map
+// CHECK: error: {{.*}}result shape 16x32 does not match the extents 32x16 of the access_tile_set under its order map: ambiguous, the set does not say where the extra positions lie
 
 // -----
 
