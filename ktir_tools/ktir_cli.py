@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
-import sys
 import traceback
 
 # Plain click help and errors: typer's rich rendering costs ~0.15 s of start-up per command
@@ -25,6 +24,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import typer
 
 from ktir.errors import KtirDiagnostic
+from ktir_tools.process import leave
 
 app = typer.Typer(
     name="ktir",
@@ -85,13 +85,13 @@ def main(argv: list[str] | None = None) -> None:
     except Exception as e:
         if hasattr(e, "show") and hasattr(e, "exit_code"):  # click/typer usage error: exit 1
             e.show()
-            sys.exit(1)
+            leave(1, argv)
         if os.environ.get("KTIR_TRACEBACK"):  # an internal error: one line unless asked
             traceback.print_exc()
         typer.echo(f"ktir: internal error: {type(e).__name__}: {e} "
                    "(set KTIR_TRACEBACK=1 for a traceback)", err=True)
         code = 1
-    sys.exit(code if isinstance(code, int) else 0)
+    leave(code if isinstance(code, int) else 0, argv)
 
 
 if __name__ == "__main__":

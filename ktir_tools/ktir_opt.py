@@ -23,6 +23,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from ktir.errors import KtirDiagnostic
 from ktir_tools import registry
+from ktir_tools.process import leave
 
 SPLIT_MARKER = re.compile(r"^[ \t]*// -----[ \t]*$", re.MULTILINE)
 
@@ -165,7 +166,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         code = 1 if e.code == 2 else (e.code if isinstance(e.code, int) else 1)
     except KeyboardInterrupt:
         code = 130
-    sys.exit(code)
+    leave(code, argv)
 
 
 if __name__ == "__main__":
