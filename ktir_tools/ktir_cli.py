@@ -24,7 +24,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import typer
 
 from ktir.errors import KtirDiagnostic
-from ktir_tools.process import leave
+from ktir_tools.process import begin, leave
 
 app = typer.Typer(
     name="ktir",
@@ -73,6 +73,7 @@ def version() -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    begin(argv)
     try:
         code = app(args=argv, standalone_mode=False)
     except KtirDiagnostic as d:

@@ -23,7 +23,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from ktir.errors import KtirDiagnostic
 from ktir_tools import registry
-from ktir_tools.process import leave
+from ktir_tools.process import begin, leave
 
 SPLIT_MARKER = re.compile(r"^[ \t]*// -----[ \t]*$", re.MULTILINE)
 
@@ -154,6 +154,7 @@ class KtirOptMain(xDSLOptMain):
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    begin(argv)
     try:
         code = KtirOptMain(argv).run()
     except UsageError as e:
