@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from ktir_tools.common import fail, output_file, parse_args, read_npz, write_npz
+from ktir_tools.process import startup
 
 
 def _checksum(arr: Any) -> str:
@@ -44,19 +45,22 @@ def interpret(
     shape, dtype, CRC-32 checksum of the bytes, sum)."""
     import json as jsonlib
 
-    import numpy as np
+    with startup():
+        import numpy as np
 
-    from ktir.interpreter import run_kernel
+        from ktir.context import load_module
+        from ktir.interpreter import run_kernel
 
-    if scratchpad_bytes is None and device:
-        from arch_descriptions.model import load_device
+        if scratchpad_bytes is None and device:
+            from arch_descriptions.model import load_device
 
-        scratchpad_bytes = load_device(device).scratchpad_bytes  # None: the device says none
-    if scratchpad_bytes is not None and scratchpad_bytes <= 0:
-        raise fail("--scratchpad-bytes must be positive")
-    output_file(out, "--out")
-    given = read_npz(inputs) if inputs is not None else {}
-    result = run_kernel(kernel, args=parse_args(arg or []), seed=seed,
+            scratchpad_bytes = load_device(device).scratchpad_bytes  # None: the device says none
+        if scratchpad_bytes is not None and scratchpad_bytes <= 0:
+            raise fail("--scratchpad-bytes must be positive")
+        output_file(out, "--out")
+        given = read_npz(inputs) if inputs is not None else {}
+        module = load_module(kernel)
+    result = run_kernel(module, args=parse_args(arg or []), seed=seed,
                         scratchpad_bytes=scratchpad_bytes, function=function, inputs=given)
     rows = [{"name": k, "shape": list(v.shape), "dtype": str(v.dtype),
              "checksum": _checksum(v), "sum": float(np.sum(v, dtype=np.float64))}

@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
-import sys
 import traceback
 from typing import Annotated
 
@@ -26,6 +25,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import typer
 
 from ktir.errors import KtirDiagnostic, internal_error
+from ktir_tools.process import begin, leave
 
 app = typer.Typer(
     name="ktir",
@@ -88,6 +88,7 @@ def version() -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    begin(argv)
     try:
         code = app(args=argv, standalone_mode=False)
     except KtirDiagnostic as d:
@@ -101,12 +102,12 @@ def main(argv: list[str] | None = None) -> None:
         show = getattr(e, "show", None)
         if show is not None and hasattr(e, "exit_code"):  # click/typer usage error: exit 1
             show()
-            sys.exit(1)
+            leave(1, argv)
         if os.environ.get("KTIR_TRACEBACK"):  # an internal error: one line unless asked
             traceback.print_exc()
         typer.echo(internal_error("ktir", e), err=True)
         code = 1
-    sys.exit(code if isinstance(code, int) else 0)
+    leave(code if isinstance(code, int) else 0, argv)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from ktir.errors import KtirDiagnostic, internal_error
 from ktir_tools import registry
+from ktir_tools.process import begin, leave
 
 SPLIT_MARKER = re.compile(r"^[ \t]*// -----[ \t]*$", re.MULTILINE)
 
@@ -184,6 +185,7 @@ class KtirOptMain(xDSLOptMain):
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    begin(argv)
     try:
         code = KtirOptMain(argv).run()
     except UsageError as e:
@@ -201,7 +203,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             traceback.print_exc()
         print(internal_error("ktir-opt", e), file=sys.stderr)
         code = 1
-    sys.exit(code)
+    leave(code, argv)
 
 
 if __name__ == "__main__":
