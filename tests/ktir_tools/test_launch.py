@@ -124,12 +124,7 @@ DYNAMIC = [  # kernel, its size argument, three sizes, the buffers' shape and dt
 def test_compiled_once_launched_with_three_sizes_and_address_sets(
         kernel, size_arg, sizes, shape, dtype, tmp_path) -> None:
     path = KERNELS / f"{kernel}.mlir"
-    try:
-        compile_spyrecode(path, "sample_device", out=tmp_path / "art.tar")
-    except KtirDiagnostic as e:  # until symbolic runtime_arg sizes (branch h/dynamic) land
-        if "not supported by the scheduler yet" not in e.text:
-            raise
-        pytest.xfail(f"the scheduler refuses sizes known only at launch: {e.text}")
+    compile_spyrecode(path, "sample_device", out=tmp_path / "art.tar")
     plan = prepare(tmp_path / "art.tar")
     for k, size in enumerate(sizes):
         rng = np.random.default_rng(k)
