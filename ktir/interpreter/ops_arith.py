@@ -252,6 +252,14 @@ def shared_float(c: Compiler, op: Operation, name: str, params: tuple[float, ...
     ins, o = c.slots_of(op.operands), c.slot(res)
     et = value_type(res.type)  # f16 as float32 carriers, rounded by `fn`
     fn = float_function(name, et, params)
+    loop = _F16_LOOP.get(name) if et is dtypes.F16_CARRIER else None
+    if loop is not None and c.shaped(res.type):
+        # f16 carriers: the bits of numpy's float16 loop, the emulator's arithmetic, also
+        # where both operands are NaN (which one survives is that loop's choice)
+        def run_f16(r: list[Any]) -> None:
+            r[o] = dtypes.f16_ufunc(loop, *(r[i] for i in ins))
+
+        return run_f16
     if c.shaped(res.type):
         def run_t(r: list[Any]) -> None:
             r[o] = fn(*(r[i] for i in ins))
@@ -263,6 +271,9 @@ def shared_float(c: Compiler, op: Operation, name: str, params: tuple[float, ...
         r[o] = scalar(fn(*(np.asarray(r[i]) for i in ins)))
 
     return run
+
+
+_F16_LOOP = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide}
 
 
 @handles(*_FLOAT_BINARY)

@@ -118,7 +118,9 @@ _REFERENCE = {"vectorchain.fast_exp": "math.exp", "vectorchain.ln_estimate": "ma
 
 def _interpret(op: str, t: str, *xs: np.ndarray) -> np.ndarray:
     """The reference interpreter's value of the scalar op `op` on arrays `xs` (as in a
-    linalg.generic body, where scalar-typed ops see whole arrays)."""
+    linalg.generic body, where scalar-typed ops see whole arrays). Inside a kernel f16 values
+    are float32 carriers holding f16 values (ktir/interpreter/dtypes.py): they go in as such
+    and come out as the f16 they hold."""
     from ktir.context import parse_module
     from ktir.interpreter.core import Compiler
 
@@ -131,11 +133,12 @@ def _interpret(op: str, t: str, *xs: np.ndarray) -> np.ndarray:
     run = c.compile_ops([target])[0]
     r: list = [None] * (len(xs) + 8)
     for a, x in zip(fn.body.block.args, xs):
-        r[c.slot(a)] = x
+        r[c.slot(a)] = x.astype(np.float32) if x.dtype == np.float16 else x
     out = c.slot(target.results[0])
     r += [None] * c.nslots
     run(r)
-    return np.asarray(r[out])
+    v = np.asarray(r[out])
+    return v.astype(np.float16) if t == "f16" else v
 
 
 @pytest.mark.parametrize("name", sorted(_REFERENCE))

@@ -448,22 +448,11 @@ class _Fuser:
 
     def _body_node(self, op: Operation, body: Block, env: dict[SSAValue, Node],
                    index: int, rank: int) -> Node:
-        def arg(a: SSAValue) -> Node:
-            return env[a] if a in env else self.at(a, rank)  # a scalar from outside the body
-
-        for inner in body.ops:
-            if isinstance(inner, linalg.YieldOp):
-                return arg(inner.operands[index])
-            if isinstance(inner, arith.ConstantOp):
-                env[inner.result] = self._constant(inner)
-                continue
-            why = scalar_reason(inner)
-            if why is not None:
-                raise op_error(inner, why)
-            args = tuple(arg(a) for a in inner.operands)
-            for k, r in enumerate(inner.results):
-                env[r] = Apply(inner, args, k)
-        raise op_error(op, "body without linalg.yield")
+        """The node of the body's `index`-th yielded value."""
+        y = body.last_op
+        if not isinstance(y, linalg.YieldOp):
+            raise op_error(op, "body without linalg.yield")
+        return self._body_value(op, body, env, y.operands[index], rank, set())
 
 
 def _is_float(t: Attribute) -> bool:
