@@ -53,7 +53,14 @@ def device(depth: int = 2, scratchpad: int = 4096, store_bandwidth: int = 128,
 
 
 def module(body: str, nargs: int = 1, grid: int = 1, name: str = "prog.mlir", funcs: str = ""):
-    """The program text `body` in the compiler's module shape; `funcs`: more functions."""
+    """The program text `body` in the compiler's module shape, parsed; `funcs`: more
+    functions."""
+    return parse_module(module_text(body, nargs, grid, funcs), name)
+
+
+def module_text(body: str, nargs: int = 1, grid: int = 1, funcs: str = "") -> str:
+    """The text of `module`: a host function binding `nargs` symbols and calling the body
+    function, whose units GM, C0-SP/LU/CU/SU and constants 0, 1, 2, 4, 8, 64 `body` uses."""
     params = ", ".join(f"%a{i}: index" for i in range(nargs))
     ids = "\n".join(f"  symbol.create_id %a{i} {{symbol_id = {-(i + 1)} : si64}} : index"
                     for i in range(nargs))
@@ -78,7 +85,7 @@ func.func @k_body() attributes {{grid = [{grid}]}} {{
   func.return
 }}
 {funcs}"""
-    return parse_module(text, name)
+    return text
 
 
 def load_rows(rows: int, src: str = "%gm", sym: int = -1, to: str = "%cu") -> str:

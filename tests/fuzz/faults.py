@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
+from tests.emulator.programs import module_text
 from tests.fuzz.mutations import INTS
 
 DEVICE = """ktdf_arch.device @fdev {
@@ -37,23 +38,8 @@ LAYOUT = "layout_map = affine_map<(d0, d1) -> (d0 * 64 + d1)>"
 
 
 def module(body: str) -> str:
-    return f"""func.func @k(%a0: index) attributes {{grid = [1]}} {{
-  symbol.create_id %a0 {{symbol_id = -1 : si64}} : index
-  func.call @k_body() : () -> ()
-  func.return
-}}
-func.func @k_body() attributes {{grid = [1]}} {{
-  %gm = dataflow.get_unit {{name = "GM", type = "GM"}} : index
-  %sp = dataflow.get_unit {{core = 0 : i32, name = "C0-SP", type = "SP"}} : index
-  %lu = dataflow.get_unit {{core = 0 : i32, name = "C0-LU", type = "LU"}} : index
-  %cu = dataflow.get_unit {{core = 0 : i32, name = "C0-CU", type = "CU"}} : index
-  %su = dataflow.get_unit {{core = 0 : i32, name = "C0-SU", type = "SU"}} : index
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-{body}
-  func.return
-}}
-"""
+    """A fault program's text: `body` in the emulator tests' module shape."""
+    return module_text(body)
 
 
 @dataclass(frozen=True)
