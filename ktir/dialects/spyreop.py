@@ -8,6 +8,7 @@ the fused types hold a (mean, mean-of-squares) pair as one value.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar, cast
 
 from xdsl.dialects.builtin import (
@@ -23,7 +24,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
-from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
@@ -41,7 +42,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
-from xdsl.traits import Pure
+from xdsl.traits import OpTrait, Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
@@ -96,6 +97,20 @@ def _check_float(t: Attribute, allow_f32: bool, opname: str) -> None:
         return
     allowed = "f16, !spyreop.df16" + (" or f32" if allow_f32 else "")
     raise VerifyException(f"expects {allowed} operands, got {t}")
+
+
+@dataclass(frozen=True)
+class SameFloatType(OpTrait):
+    """Every operand and result has one type (`: T` in the syntax), of f16 or df16 elements,
+    or f32 where `allow_f32`: the rule most intrinsics of shared/spec/ktir.md §7 share."""
+
+    allow_f32: bool = True
+
+    def verify(self, op: Operation) -> None:
+        values = (*op.operands, *op.results)
+        if any(v.type != values[0].type for v in values):
+            raise VerifyException("operand and result types must be equal")
+        _check_float(values[0].type, self.allow_f32, op.name)
 
 
 def fused_type_for(t: Attribute) -> type[ParametrizedAttribute] | None:
@@ -164,20 +179,14 @@ _SAME_TYPE = "`:` custom<SameType>(type(operands), type(results))"
 class _UnaryOp(IRDLOperation):
     """`%y = spyreop.<op> %x : T`; T of f16, df16 (and f32 unless noted)."""
 
-    ALLOW_F32: ClassVar[bool] = True
     input = operand_def()
     result = result_def()
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), SameFloatType())
     custom_directives = (SameType,)
     assembly_format = "$input attr-dict " + _SAME_TYPE
 
     def __init__(self, x: SSAValue):
         super().__init__(operands=[x], result_types=[x.type])
-
-    def verify_(self) -> None:
-        if self.input.type != self.result.type:
-            raise VerifyException("operand and result types must be equal")
-        _check_float(self.result.type, self.ALLOW_F32, self.name)
 
 
 @irdl_op_definition
@@ -227,7 +236,7 @@ class GeluOp(_UnaryOp):
     """GELU (erf form); f16 and df16 only."""
 
     name = "spyreop.gelu"
-    ALLOW_F32: ClassVar[bool] = False
+    traits = traits_def(Pure(), SameFloatType(allow_f32=False))
 
 
 class _BinaryFloatOp(IRDLOperation):
@@ -236,17 +245,12 @@ class _BinaryFloatOp(IRDLOperation):
     lhs = operand_def()
     rhs = operand_def()
     result = result_def()
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), SameFloatType())
     custom_directives = (SameType,)
     assembly_format = "$lhs `,` $rhs attr-dict " + _SAME_TYPE
 
     def __init__(self, lhs: SSAValue, rhs: SSAValue):
         super().__init__(operands=[lhs, rhs], result_types=[lhs.type])
-
-    def verify_(self) -> None:
-        if not (self.lhs.type == self.rhs.type == self.result.type):
-            raise VerifyException("operand and result types must be equal")
-        _check_float(self.result.type, True, self.name)
 
 
 @irdl_op_definition
@@ -265,14 +269,11 @@ class SoftplusOp(IRDLOperation):
     result = result_def()
     beta = prop_def(FloatAttr[Float32Type])
     threshold = prop_def(FloatAttr[Float32Type])
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), SameFloatType(allow_f32=False))
     custom_directives = (SameType,)
     assembly_format = "$input `beta` $beta `threshold` $threshold attr-dict " + _SAME_TYPE
 
     def verify_(self) -> None:
-        if self.input.type != self.result.type:
-            raise VerifyException("operand and result types must be equal")
-        _check_float(self.result.type, False, self.name)
         if self.beta.value.data == 0.0:
             raise VerifyException("beta must be non-zero")
 
@@ -348,15 +349,9 @@ class LayerNormScaleOp(IRDLOperation):
     input = operand_def()
     squares = opt_operand_def()
     result = result_def()
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), SameFloatType())
     custom_directives = (SameType,)
     assembly_format = "$input (`squares` $squares^)? attr-dict " + _SAME_TYPE
-
-    def verify_(self) -> None:
-        for v in self.operands:
-            if v.type != self.result.type:
-                raise VerifyException("operand and result types must be equal")
-        _check_float(self.result.type, True, self.name)
 
 
 @irdl_op_definition
@@ -370,16 +365,10 @@ class LayerNormNormOp(IRDLOperation):
     weight = operand_def()
     bias = operand_def()
     result = result_def()
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), SameFloatType())
     custom_directives = (SameType,)
     assembly_format = ("$input `squares` $squares `scale` $scale `weight` $weight `bias` $bias "
                        "attr-dict " + _SAME_TYPE)
-
-    def verify_(self) -> None:
-        for v in self.operands:
-            if v.type != self.result.type:
-                raise VerifyException("operand and result types must be equal")
-        _check_float(self.result.type, True, self.name)
 
 
 @irdl_op_definition
@@ -390,14 +379,10 @@ class Exx2Op(IRDLOperation):
     input = operand_def()
     mean = result_def()
     mean_sq = result_def()
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), SameFloatType())
     custom_directives = (SameType,)
     assembly_format = "$input attr-dict " + _SAME_TYPE
 
-    def verify_(self) -> None:
-        if not (self.input.type == self.mean.type == self.mean_sq.type):
-            raise VerifyException("operand and result types must be equal")
-        _check_float(self.input.type, True, self.name)
 
 
 @irdl_op_definition
@@ -448,18 +433,15 @@ class SliceReductionOp(IRDLOperation):
     result = result_def(TensorType)
     reduction_kind = prop_def(ReductionKindAttr)
     reduction_scope = prop_def(ReductionScopeAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), SameFloatType())
     custom_directives = (CheckedType,)
     assembly_format = ("$input attr-dict `:` custom<CheckedType>(type($input)) "
                        "`->` custom<CheckedType>(type($result))")
     irdl_options = (ParsePropInAttrDict(),)
 
     def verify_(self) -> None:
-        if self.input.type != self.result.type:
-            raise VerifyException("operand and result types must be equal")
         if cast(TensorType, self.input.type).get_num_dims() != 1:
             raise VerifyException("slice_reduction works on one stick-wide 1-D tensor")
-        _check_float(self.input.type, True, self.name)
 
 
 @irdl_op_definition
@@ -472,14 +454,9 @@ class SelectOp(IRDLOperation):
     true_value = operand_def(T)
     false_value = operand_def(T)
     result = result_def(T)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), SameFloatType())
     assembly_format = "$cond `,` $true_value `,` $false_value attr-dict `:` type($result)"
 
-    def verify_(self) -> None:
-        if not (self.cond.type == self.true_value.type == self.false_value.type
-                == self.result.type):
-            raise VerifyException("operand and result types must be equal")
-        _check_float(self.result.type, True, self.name)
 
 
 @irdl_op_definition
@@ -491,7 +468,7 @@ class CompareOp(IRDLOperation):
     rhs = operand_def()
     result = result_def()
     predicate = prop_def(StringAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), SameFloatType())
     KEYWORDS: ClassVar[tuple[str, ...]] = tuple(CompareKind)
     KEYWORD_ROLE: ClassVar[str] = "comparison predicate"
     custom_directives = (Keyword, SameType)
@@ -501,9 +478,6 @@ class CompareOp(IRDLOperation):
     def verify_(self) -> None:
         if self.predicate.data not in tuple(CompareKind):
             raise VerifyException(f"unknown comparison predicate {self.predicate}")
-        if not (self.lhs.type == self.rhs.type == self.result.type):
-            raise VerifyException("operand and result types must be equal")
-        _check_float(self.result.type, True, self.name)
 
 
 Spyreop = Dialect(
