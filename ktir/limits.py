@@ -17,11 +17,12 @@ from ktir.errors import KtirDiagnostic
 @dataclass
 class Limits:
     input_bytes: int = 64 << 20
-    """bytes of one input file (kernel, device, DataflowIR, .npz, .npy)"""
+    """bytes of one text input file (kernel, device, DataflowIR)"""
     elements: int = 1 << 28
     """elements of one constant, tensor or access tile that is materialised"""
     buffer_bytes: int = 2 << 30
-    """bytes of one buffer: an argument's array, a tensor, a memory, an array read back"""
+    """bytes of one buffer: an argument's array, a tensor, a memory, an array read back, and
+    of one array file (.npz, .npy)"""
 
 
 CURRENT = Limits()
@@ -67,13 +68,14 @@ def over(kind: str, amount: int, what: str) -> str | None:
             f"(raise it with {OPTIONS[kind]})")
 
 
-def read_limited(path, what: str = "input") -> bytes:
-    """The bytes of a file, at most `input_bytes` of them (raises KtirDiagnostic naming the
-    file, or OSError)."""
-    limit = CURRENT.input_bytes
+def read_limited(path, what: str = "input", kind: str = "input_bytes") -> bytes:
+    """The bytes of a file, at most limit `kind` of them (raises KtirDiagnostic naming the
+    file, or OSError). Text inputs are held to `input_bytes`; array files (.npz, .npy) hold
+    buffers, so `buffer_bytes` bounds them."""
+    limit = getattr(CURRENT, kind)
     with open(path, "rb") as f:
         data = f.read(limit + 1)
     if len(data) > limit:
         raise KtirDiagnostic(f"error: {what} '{path}' is larger than the limit of {limit:,} "
-                             f"bytes (raise it with {OPTIONS['input_bytes']})")
+                             f"bytes (raise it with {OPTIONS[kind]})")
     return data

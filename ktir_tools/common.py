@@ -67,14 +67,23 @@ def write_npz(path: Path, arrays: dict[str, Any], option: str = "--out") -> None
     write_file(path, lambda f: np.savez(f, **arrays), option)
 
 
-def read_npy(path: Path, option: str) -> Any:
-    """The array of an .npy file given to `option` (checked like an --inputs member)."""
+def _read_array_file(path: Path, option: str, magic: bytes) -> bytes:
+    """The bytes of an array file: its first bytes only when they are not `magic` (an endless
+    device stops there), else at most `--max-buffer-bytes` of them (an .npz or .npy holds
+    buffers, larger than any text input)."""
     from ktir.limits import read_limited
 
+    with open(path, "rb") as f:
+        head = f.read(8)
+    return head if not head.startswith(magic) else read_limited(path, option, "buffer_bytes")
+
+
+def read_npy(path: Path, option: str) -> Any:
+    """The array of an .npy file given to `option` (checked like an --inputs member)."""
     if os.path.isdir(path):
         raise fail(f"{option} '{path}' is a directory, not an .npy file")
     try:
-        data = read_limited(path, option)
+        data = _read_array_file(path, option, b"\x93NUMPY")
     except OSError as e:
         raise fail(f"cannot read {option} '{path}': {e.strerror}") from None
     if not data.startswith(b"\x93NUMPY"):
@@ -88,13 +97,10 @@ def read_npy(path: Path, option: str) -> Any:
 def read_npz(path: Path) -> dict[str, Any]:
     """The arrays of an `--inputs` .npz file, by name (numbers: what numpy reads as arrays;
     strings, bytes, objects and records are refused, as are arrays too large to hold)."""
-
-    from ktir.limits import read_limited
-
     if os.path.isdir(path):
         raise fail(f"--inputs '{path}' is a directory, not an .npz file")
     try:
-        data = read_limited(path, "--inputs")
+        data = _read_array_file(path, "--inputs", b"PK")
     except OSError as e:
         raise fail(f"cannot read --inputs '{path}': {e.strerror}") from None
     if not data.startswith(b"PK"):
