@@ -62,6 +62,10 @@ def interpret(
         module = load_module(kernel)
     result = run_kernel(module, args=parse_args(arg or []), seed=seed,
                         scratchpad_bytes=scratchpad_bytes, function=function, inputs=given)
+    from ktir.interpreter.arguments import default_notes
+
+    for note in default_notes(result.specs):
+        typer.echo(note, err=True)
     rows = [{"name": k, "shape": list(v.shape), "dtype": str(v.dtype),
              "checksum": _checksum(v), "sum": float(np.sum(v, dtype=np.float64))}
             for k, v in result.outputs.items()]

@@ -62,6 +62,8 @@ def launch_cmd(
     except EmulationError as e:
         typer.echo(f"{artifact}: launch failed:\n{e.text}", err=True)
         raise typer.Exit(1) from None
+    for note in report.notes:
+        typer.echo(note, err=True)
     em = report.emulation
     typer.echo(f"kernel @{report.kernel} on {report.device} from {artifact}: {report.tiles} "
                f"tile(s), {report.programs} program(s)")

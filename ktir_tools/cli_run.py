@@ -137,6 +137,8 @@ def run(
     except EmulationError as e:
         typer.echo(f"{kernel}: emulation failed on device {device}:\n{e.text}", err=True)
         raise typer.Exit(1) from None
+    for note in report.notes:
+        typer.echo(note, err=True)
     if trace is not None:
         write_file(trace, lambda f: report.emulation.write_trace(f), "--trace", binary=False)
     if out is not None:
