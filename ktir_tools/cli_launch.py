@@ -20,8 +20,9 @@ def launch_cmd(
         "hash as the one compiled for [default: the device the manifest names].",
         show_default=False)] = None,
     arg: Annotated[list[str] | None, typer.Option(
-        "--arg", help="NAME=VALUE gives a scalar or runtime_arg (a shape) its value; "
-        "NAME=96x64xf16 a buffer's shape and element type. Repeatable.")] = None,
+        "--arg", help="NAME=VALUE gives a scalar or runtime_arg (a shape) its value (a "
+        "runtime_arg without one takes its upper bound); NAME=96x64xf16 a buffer's shape and "
+        "element type. Repeatable.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the random inputs.", min=0)] = 0,
     inputs: Annotated[Path | None, typer.Option(
         help="An .npz file with input arrays by argument name.")] = None,
