@@ -40,7 +40,7 @@ FIFO messages carrying happens-before (races.py: each send ends the sender's epo
 receive logs its token) cost the race-checked run little: best CPU seconds of three
 alternating pairs at load 2.4-4.8, on 1.57 -> 1.66, off 0.80 -> 0.79 (unchanged). The same
 kernel made in place (C stored over A), which the checker used to refuse, runs race-checked in
-2.76 CPU s: each of its 65,536 DMA_OUT row writes is ordered after DMA_IN's read by a search
+2.76 CPU s: each of its 65,536 DMA_OUT writes (128 B) is ordered after DMA_IN's read by a search
 through the FIFO logs (bisection per sender).
 """
 
