@@ -138,7 +138,8 @@ def _peer(g: Gen, peer: str, method: str, fields: dict[str, str],
 def send(g: Gen, op: Operation, peer: str, val: str, ready: str, tk: str, nb: int,
          k: int) -> None:
     """Wait while the FIFO to `peer` is full (`Channel.full`), then send: the sender holds
-    for bytes / bandwidth from when the value is ready, a slot is free and the link is."""
+    for bytes / bandwidth from when the value is ready, a slot is free and the link is.
+    With races checked, the send ends this unit's epoch and the message carries its token."""
     g.event()
     g.use("LIMIT")
     c, n, look = _peer(g, peer, "tx", {"q": "{0}.q", "dep": "{0}.depth", "sz": "{0}.size",
@@ -147,6 +148,13 @@ def send(g: Gen, op: Operation, peer: str, val: str, ready: str, tk: str, nb: in
     q, dep, sz, lk, ser, lat, wait = (n[f] for f in ("q", "dep", "sz", "lk", "ser", "lat",
                                                      "wait"))
     s, f, t = g.tmp("_s"), g.tmp("_f"), g.tmp("_t")
+    # with races checked, the message carries the sender's token and ends its epoch, like a
+    # signal: what the sender did before the send happened before what the receiver does
+    # after taking it
+    tok, races = "", ""
+    if g.cg.races:
+        g.use("VID", "RLOG")
+        tok, races = ", (VID, p_epoch, len(RLOG))", "p_epoch += 1"
     lines(g, op, f"""
 {look}
 while len({q}) >= {dep} or {sz} is not None and {q} and {c}.inflight + {nb} > {sz}:
@@ -158,7 +166,8 @@ if {c}.npush >= {dep}:
     if {f} > {s}: p_st_send += {f} - {s}; {s} = {f}
 if {lk}.busy > {s}: p_st_link += {lk}.busy - {s}; {s} = {lk}.busy
 {lk}.busy = {t} = {s} + {ser}; {lk}.nbytes += {nb}
-{q}.append(({val}, {s} + {lat} + {ser}, {tk}, {nb}))
+{races}
+{q}.append(({val}, {s} + {lat} + {ser}, {tk}, {nb}{tok}))
 {c}.npush += 1
 if {sz} is not None: {c}.inflight += {nb}
 p_t = {t}; p_busy += {ser}
@@ -169,17 +178,28 @@ if {t} > LIMIT: P._limit()
 
 def receive(g: Gen, op: Operation, peer: str, r: str, ready: str, tk: str, k: int) -> None:
     """Wait for a message from `peer`, take it (its type must be the expected one) at its
-    arrival cycle, free its slot."""
+    arrival cycle, free its slot (with races checked: from now on this unit knows the
+    sender's epoch the message carries)."""
     g.event()
     c, n, look = _peer(g, peer, "rx", {"q": "{0}.q", "pops": "{0}.pops", "sz": "{0}.size"},
                        (1, k))
     q, pops, sz, wait = n["q"], n["pops"], n["sz"], n["wait"]
     a, sent, nb = g.tmp("_a"), g.tmp("_k"), g.tmp("_n")
+    tok, races = "", ""
+    if g.cg.races:  # the receiver learns the sender's token the message carries (send)
+        g.use("KNOWN", "RLOG")
+        tk_, sq, se = g.tmp("_tok"), g.tmp("_q"), g.tmp("_e")
+        tok = f", {tk_}"
+        races = f"""
+{sq}, {se}, _ = {tk_}
+if KNOWN[{sq}] < {se}: KNOWN[{sq}] = {se}
+RLOG.append({tk_})"""
     lines(g, op, f"""
 {look}
 while not {q}:
     {g.park_src(c, "rw", wait)}
-{r}, {a}, {sent}, {nb} = {q}.popleft()
+{r}, {a}, {sent}, {nb}{tok} = {q}.popleft()
+{races}
 if {sent} is not {tk} and {sent} != {tk}: P.mismatch({c}, {tk}, {sent})
 if {a} > p_t: p_st_recv += {a} - p_t; p_t = {a}
 {ready} = p_t

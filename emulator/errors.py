@@ -76,7 +76,8 @@ class CycleLimitError(EmulationError):
 
 
 class RaceError(EmulationError):
-    """Two units touched the same bytes, one writing, with no signal ordering them (E9)."""
+    """Two units touched the same bytes, one writing, with no signal or FIFO message ordering
+    them (E9)."""
 
 
 class UnboundSymbolError(EmulationError):

@@ -220,7 +220,8 @@ class LinkInst:
 class Channel:
     """The FIFO from one unit to another (E7): `depth` messages and at most `size` bytes in
     flight (`inflight`, counted only when there is a `size`); a message is (vector, arrival
-    cycle, type key, bytes). It is full when it holds `depth` messages or a message of n
+    cycle, type key, bytes), and when races are checked also the sender's ordering token
+    (races.py). It is full when it holds `depth` messages or a message of n
     bytes would pass `size` (codegen_inline.send)."""
 
     __slots__ = ("depth", "dst", "inflight", "link", "npush", "pops", "q", "rw", "size", "src",

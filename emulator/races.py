@@ -1,33 +1,45 @@
 """The unsynchronised-access checker (shared/spec/dataflow-ir.md §7 E9, E14).
 
-Happens-before comes from signals only. A `sync_send` ends the sender's epoch and carries the
-token (sender, epoch, length of the sender's receive log); a `sync_recv` appends that token to
-the receiver's log and raises the receiver's known epoch of the sender. "Did epoch k of Q
-happen before now in P" is answered from those known epochs, and only when that fails by a
-search back through the receive logs (transitive ordering through third units), whose answer
-then raises the known epoch too. Every memory access is recorded per 128-byte page (one
+Happens-before comes from the two ways a unit hears from another: signals and FIFO messages.
+A `sync_send` or a FIFO `send` ends the sender's epoch and carries the token (sender, epoch,
+length of the sender's receive log) -- a FIFO message carries it with the element, so a
+`receive` happens after the send of the element it takes, whatever unit kinds or datapath the
+FIFO joins; a `sync_recv` or a FIFO `receive` appends that token to the receiver's log and
+raises the receiver's known epoch of the sender. (So the pipeline DMA in -signal-> load unit
+-FIFO-> compute -FIFO-> store unit -signal-> DMA out orders an in-place kernel's store after
+its load, as on the hardware.) "Did epoch k of Q happen before now in P" is answered from
+those known epochs, and only when that fails by a search back through the receive logs
+(transitive ordering through third units): per unit reached, only the last token of each of
+its senders inside the reached prefix of its log matters (a later token of a sender dominates
+its earlier ones), found by bisection in a per-sender index of the log built on demand, so a
+search costs a few steps per unit however many messages the logs hold; its answer then raises
+the known epoch too. Every memory access is recorded per 128-byte page (one
 vector of 64 fp16) as (process, byte range, read/write, end epoch, the bytes touched in the
 range: all, or the runs of a strided access); an asynchronous DMA's
 accesses stay open ("in flight") until its unit waits for them (a `sync_send` with
 `wait_immediately_for_async_transfers`, or the end of its program). An access races with a
 recorded one of another process when they touch a common byte (exactly: the tiles of a
 column split interleave their ranges but share no byte), one of them writes, and the recorded
-one is still in flight or its epoch has not reached the accessing process through signals.
+one is still in flight or its epoch has not reached the accessing process through signals or
+messages.
 Records superseded by a later, ordered write over the same bytes are dropped, so buffers
 reused every iteration keep a handful of records.
 
-The generated programs do the per-signal bookkeeping and the common outcomes of an access
+The generated programs do the per-signal and per-message bookkeeping and the common outcomes of an access
 themselves (codegen_inline.py: a page no one touched, a read after ordered accesses of the
 same bytes, a write superseding them); every other access, and every race, comes here.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from emulator.errors import RaceError
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from emulator.machine import Mem
     from emulator.runtime import Process
 
@@ -91,6 +103,8 @@ class RaceChecker:
         self.pages: dict[Mem, dict[int, list[list]]] = {}
         self.procs: list[Process] = []
         self.logs: list[list[tuple[int, int, int]]] = []
+        self.index: list[dict[int, list[int]]] = []  # see _by_sender
+        self.indexed: list[int] = []
 
     def register(self, p: Process) -> None:
         p.vid = len(self.procs)
@@ -99,6 +113,8 @@ class RaceChecker:
         p.open = []
         self.procs.append(p)
         self.logs.append(p.rlog)
+        self.index.append({})
+        self.indexed.append(0)
 
     def start(self) -> None:
         """Every process is registered: size the known-epoch tables."""
@@ -107,25 +123,25 @@ class RaceChecker:
             p.known = [0] * n
 
     def ordered(self, p: Process, q: int, end: int) -> bool:
-        """Whether epoch `end` of process q happened before p's present (through signals)."""
+        """Whether epoch `end` of process q happened before p's present (through signals and
+        messages)."""
         known = p.known
         if known[q] > end:
             return True
         # The tokens p has seen, directly or through senders' logs as they were when they
-        # signalled: per unit, the longest such prefix of its log (shorter ones are inside).
+        # signalled: per unit, the longest such prefix of its log (shorter ones are inside),
+        # and in it per sender only its last token (which dominates its earlier ones).
         logs = self.logs
         reach = {p.vid: len(p.rlog)}
-        scanned: dict[int, int] = {}
         todo = [p.vid]
         while todo:
             vid = todo.pop()
-            n, start = reach[vid], scanned.get(vid, 0)
-            if n <= start:
-                continue
-            scanned[vid] = n
-            log = logs[vid]
-            for i in range(n - 1, start - 1, -1):
-                sender, epoch, before = log[i]
+            n, log = reach[vid], logs[vid]
+            for pos in self._by_sender(vid):
+                i = bisect_left(pos, n) - 1
+                if i < 0:
+                    continue
+                sender, epoch, before = log[pos[i]]
                 if sender == q and epoch > end:
                     known[q] = epoch  # p knows it from now on
                     return True
@@ -133,6 +149,19 @@ class RaceChecker:
                     reach[sender] = before
                     todo.append(sender)
         return False
+
+    def _by_sender(self, vid: int) -> Iterable[list[int]]:
+        """Per sender, the positions of its tokens in the receive log of process `vid`
+        (indexed on demand, from where the last search left off)."""
+        log, index = self.logs[vid], self.index[vid]
+        for i in range(self.indexed[vid], len(log)):
+            pos = index.get(log[i][0])
+            if pos is None:
+                index[log[i][0]] = [i]
+            else:
+                pos.append(i)
+        self.indexed[vid] = len(log)
+        return index.values()
 
     def table(self, mem: Mem) -> dict[int, list[list]]:
         """The pages of a memory (generated code keeps it per access site)."""
@@ -183,7 +212,8 @@ class RaceChecker:
               runs: Runs, r: list) -> None:
         mine = f"{'a DMA that ' if dma else ''}{'writes' if write else 'reads'}"
         theirs = f"{'a DMA of ' if r[_DMA] else ''}{r[_PROC].name}"
-        state = "still in flight" if r[_END] is None else "not ordered before it by any signal"
+        state = ("still in flight" if r[_END] is None
+                 else "not ordered before it by any signal or message")
         shared = ""
         if runs is not None or r[_RUNS] is not None:  # strided: name a byte both touch
             shared = f"; both touch byte {shared_byte(lo, hi, runs, r[_LO], r[_HI], r[_RUNS])}"

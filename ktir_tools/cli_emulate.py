@@ -114,7 +114,8 @@ def emulate_cmd(
     strict: Annotated[bool, typer.Option(
         help="Data left in a FIFO or a signal left counting at the end is an error.")] = False,
     check_races: Annotated[bool, typer.Option(
-        help="Check that no two units touch the same bytes without a signal between them.")
+        help="Check that no two units touch the same bytes (one writing) unordered by a "
+        "chain of signals and FIFO messages between them.")
     ] = True,
     cycle_limit: Annotated[int, typer.Option(help="Stop after this many cycles.", min=1)
                            ] = 10**9,

@@ -22,8 +22,9 @@ def _checksum(arr: Any) -> str:
 def interpret(
     kernel: Annotated[Path, typer.Argument(help="The KTIR file (.mlir) to run.")],
     arg: Annotated[list[str] | None, typer.Option(
-        "--arg", help="NAME=VALUE binds a scalar or runtime_arg; NAME=96x64xf16 gives a "
-        "buffer's shape and element type. Repeatable.")] = None,
+        "--arg", help="NAME=VALUE binds a scalar or runtime_arg (a runtime_arg without one "
+        "takes its upper bound); NAME=96x64xf16 gives a buffer's shape and element type. "
+        "Repeatable.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the random inputs.", min=0)] = 0,
     inputs: Annotated[Path | None, typer.Option(
         help="An .npz file with input arrays by argument name.")] = None,
@@ -62,6 +63,10 @@ def interpret(
         module = load_module(kernel)
     result = run_kernel(module, args=parse_args(arg or []), seed=seed,
                         scratchpad_bytes=scratchpad_bytes, function=function, inputs=given)
+    from ktir.interpreter.arguments import default_notes
+
+    for note in default_notes(result.specs):
+        typer.echo(note, err=True)
     rows = [{"name": k, "shape": list(v.shape), "dtype": str(v.dtype),
              "checksum": _checksum(v), "sum": float(np.sum(v, dtype=np.float64))}
             for k, v in result.outputs.items()]

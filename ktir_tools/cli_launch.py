@@ -20,8 +20,9 @@ def launch_cmd(
         "hash as the one compiled for [default: the device the manifest names].",
         show_default=False)] = None,
     arg: Annotated[list[str] | None, typer.Option(
-        "--arg", help="NAME=VALUE gives a scalar or runtime_arg (a shape) its value; "
-        "NAME=96x64xf16 a buffer's shape and element type. Repeatable.")] = None,
+        "--arg", help="NAME=VALUE gives a scalar or runtime_arg (a shape) its value (a "
+        "runtime_arg without one takes its upper bound); NAME=96x64xf16 a buffer's shape and "
+        "element type. Repeatable.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the random inputs.", min=0)] = 0,
     inputs: Annotated[Path | None, typer.Option(
         help="An .npz file with input arrays by argument name.")] = None,
@@ -62,6 +63,8 @@ def launch_cmd(
     except EmulationError as e:
         typer.echo(f"{artifact}: launch failed:\n{e.text}", err=True)
         raise typer.Exit(1) from None
+    for note in report.notes:
+        typer.echo(note, err=True)
     em = report.emulation
     typer.echo(f"kernel @{report.kernel} on {report.device} from {artifact}: {report.tiles} "
                f"tile(s), {report.programs} program(s)")

@@ -71,8 +71,9 @@ def run(
         "--device", "-d", help="A shipped device name (see `ktir arch list`) or a device "
         "file.")] = DEFAULT_DEVICE,
     arg: Annotated[list[str] | None, typer.Option(
-        "--arg", help="NAME=VALUE binds a scalar; NAME=96x64xf16 gives a buffer's shape and "
-        "element type. Repeatable.")] = None,
+        "--arg", help="NAME=VALUE binds a scalar (at compile time) or a runtime_arg (at "
+        "launch; default: its upper bound); NAME=96x64xf16 gives a buffer's shape and element "
+        "type. Repeatable.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the random inputs.", min=0)] = 0,
     inputs: Annotated[Path | None, typer.Option(
         help="An .npz file with input arrays by argument name.")] = None,
@@ -104,11 +105,20 @@ def run(
     writes with the reference interpreter's on the same seeded inputs. Exit 0 on a match, 1
     otherwise.
 
-    Scalar arguments given with --arg are bound at compile time too (subscripts and loop
-    bounds that read them become constants). Loops run when their trip count is the same on
-    every tile (also when their bounds depend on the tile id); loops with iter_args are
-    unrolled (a constant trip count of at most 64). What the compiler cannot run yet stops
+    What runs today: element-wise kernels (with masked / partial tiles, loops, dynamic
+    sizes), reductions and normalisations (softmax, rmsnorm: compare with --rtol where the
+    reduction order rounds differently). Not yet: matmul, inter-tile (distributed views,
+    tile futures) and indirect (gather / scatter) access; what the compiler cannot run stops
     with a diagnostic naming the op and the reason.
+
+    Arguments: a scalar (index, integer or float) given with --arg NAME=VALUE is bound at
+    compile time (subscripts and loop bounds that read it become constants); one the kernel
+    uses given no value is an error. A !ktdp.runtime_arg stays symbolic down to the DataflowIR (buffers
+    sized for its upper bound, loops bounded by the symbol) and takes its --arg value at
+    launch; without one it takes the largest value its type admits (its upperbound rounded
+    down to its granularity), with a note on stderr. Loops run when their trip count is the
+    same on every tile (also when their bounds depend on the tile id); loops with iter_args
+    are unrolled (a constant trip count of at most 64).
 
     Prints cycles, the bound (the kernel's compulsory bytes over the device's shared
     bandwidths, its element operations over its compute lanes, plus one round trip of the
@@ -137,6 +147,8 @@ def run(
     except EmulationError as e:
         typer.echo(f"{kernel}: emulation failed on device {device}:\n{e.text}", err=True)
         raise typer.Exit(1) from None
+    for note in report.notes:
+        typer.echo(note, err=True)
     if trace is not None:
         write_file(trace, lambda f: report.emulation.write_trace(f), "--trace", binary=False)
     if out is not None:

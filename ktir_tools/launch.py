@@ -116,8 +116,8 @@ def _check_values(plan: Plan, given: dict[str, str], inputs: dict[str, Any] | No
             check_value(plan, s, value)
         elif s.name in numbers:
             check_value(plan, s, numbers[s.name].item())
-        elif s.value is None:
-            raise missing(plan, s)
+        elif s.value is None and not (s.kind == "shape" and s.upperbound is not None):
+            raise missing(plan, s)  # (a runtime_arg takes the largest value it admits)
 
 
 def launch_kernel(artifact: str | Path | None = None, device: Any = None, *,
@@ -129,6 +129,7 @@ def launch_kernel(artifact: str | Path | None = None, device: Any = None, *,
     docstring. Raises `KtirDiagnostic` or `emulator.EmulationError`."""
     from ktir.context import parse_module
     from ktir.interpreter import run_kernel, select_kernel
+    from ktir.interpreter.arguments import default_notes
     from ktir_tools.work import kernel_work
 
     if plan is None:
@@ -161,7 +162,7 @@ def launch_kernel(artifact: str | Path | None = None, device: Any = None, *,
                           em.wall_seconds, plan.programs, em, rtol=rtol, atol=atol,
                           prepare_seconds=plan.seconds, launch_seconds=result.seconds,
                           overhead_seconds=result.overhead_seconds, checked=check,
-                          symbols=result.symbols)
+                          symbols=result.symbols, notes=default_notes(ref.specs))
     names = [s.name for s in (*ref.specs, *ref.fixed)
              if s.kind in ("pointer", "fixed") and s.memory == "global" and s.elem is not None]
     names = [*ref.outputs, *(n for n in names if n not in ref.outputs)]

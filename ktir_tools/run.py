@@ -53,6 +53,7 @@ class RunReport:
     rtol: float = 0.0
     atol: float = 0.0
     work: Any = None  # arch_descriptions.model.Work: what the bound charges (ktir_tools/work.py)
+    notes: list[str] = field(default_factory=list)  # runtime_args given no value (stderr)
 
     @property
     def match(self) -> bool:
@@ -83,6 +84,7 @@ class RunReport:
             "bytes_per_datapath": dict(em.bytes_per_datapath),
             "bytes_per_memory": {k: n for k, (n, _) in em.memory_ports.items()},
             "warnings": list(em.warnings),
+            "notes": list(self.notes),
         }
 
 
@@ -258,6 +260,7 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
     from emulator.sources import dump_dir
     from ktir.context import load_module
     from ktir.interpreter import run_kernel
+    from ktir.interpreter.arguments import default_notes
     from ktir.interpreter.runner import select_kernel
     from ktir_tools.work import kernel_work
     from scheduler.driver import compile_module
@@ -287,7 +290,7 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
     t3 = time.perf_counter()
     report = RunReport(ref.kernel, dev.name, int(np.prod(ref.grid)), t1 - t0, t2 - t1, t3 - t2,
                        sum(1 for o in compiled.module.walk() if isinstance(o, ProgramUnitOp)),
-                       em, rtol=rtol, atol=atol, work=work)
+                       em, rtol=rtol, atol=atol, work=work, notes=default_notes(ref.specs))
     checked: list[tuple[int, int]] = []
     for name, want in ref.outputs.items():
         spec = ref.buffer(name)

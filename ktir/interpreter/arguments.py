@@ -2,7 +2,9 @@
 
 A kernel's `index` arguments are element addresses (D1) when they flow, as an added term, into
 the offset of a `construct_memory_view` ("pointers"); every other argument is a scalar or a
-`!ktdp.runtime_arg` bound with `NAME=VALUE`. A pointer's buffer is the union of the element
+`!ktdp.runtime_arg` bound with `NAME=VALUE`; a runtime_arg given no value takes the largest
+its type admits (its upperbound, rounded down to a multiple of its granularity), and its spec
+says so (`ArgumentSpec.defaulted`, `default_notes`). A pointer's buffer is the union of the element
 ranges its views can touch over all tiles (`probe.py`); its element type is the views' and its
 shape the view's shape when one contiguous view covers it (else a flat range), unless the user
 gives `NAME=96x64xf16`. Buffers are placed one after another in device memory, each on a stick
@@ -84,6 +86,7 @@ class ArgumentSpec:
     start: int | None = None  # pointer: element address of the array's first element
     placements: list[Placement] = field(default_factory=list)  # scratchpad views
     elem: ElemType | None = None
+    defaulted: bool = False  # runtime_arg: given no value, it took the largest its type admits
 
     @property
     def count(self) -> int:
@@ -422,13 +425,18 @@ def plan_kernel(func_op: func.FuncOp,
         except UnsupportedType as e:
             raise op_error(fn, f"argument '{name}': {e}") from None
         spec.dtype = et.compute
-        if o is None:
+        largest = _largest(cast(RuntimeArgType, a.type), et.is_float) \
+            if spec.kind == "runtime_arg" else None
+        if o is None and largest is not None:
+            spec.value, spec.defaulted = largest, True
+        elif o is None:
             if not a.uses:
                 spec.value = 0
                 continue
             raise op_error(fn, f"argument '{name}' ({a.type}) is not bound: give "
                            f"--arg {name}=VALUE")
-        spec.value = _parse_scalar(fn, name, cast(str, o.value), t)
+        else:
+            spec.value = _parse_scalar(fn, name, cast(str, o.value), t)
         if spec.kind == "runtime_arg":
             rt = cast(RuntimeArgType, a.type)
             g, ub = rt.granularity_value, rt.upperbound_value
@@ -444,6 +452,28 @@ def plan_kernel(func_op: func.FuncOp,
     probe = AddressProbe(fn, grid, scalars, pointers)
     fixed = _size_pointers(fn, probe, specs, ov, pointers, int(np.prod(grid)))
     return specs, fixed
+
+
+def _largest(t: RuntimeArgType, is_float: bool) -> int | float | None:
+    """The largest value a runtime_arg of type `t` admits: its upperbound, rounded down to a
+    multiple of its granularity (None without an upperbound)."""
+    ub, g = t.upperbound_value, t.granularity_value
+    if ub is None:
+        return None
+    if is_float:
+        return float(ub)
+    return ub - ub % g if g else ub
+
+
+def default_notes(specs: Collection[ArgumentSpec]) -> list[str]:
+    """One line per runtime_arg given no value: the value it took and how to choose another
+    (the CLIs print these on stderr)."""
+    out = []
+    for s in specs:
+        if s.defaulted:
+            out.append(f"note: runtime_arg '{s.name}' ({s.type}) has no value: using {s.value}, "
+                       f"the largest its type admits; choose another with --arg {s.name}=VALUE")
+    return out
 
 
 def _size_pointers(fn: func.FuncOp, probe: AddressProbe, specs: list[ArgumentSpec],

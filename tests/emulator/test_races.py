@@ -2,7 +2,10 @@
 ring buffers with and without the back signal, byte-exact overlap across the checker's pages,
 reads that never race, ordering through a write that covers an older one, a race found
 late in a long, otherwise synchronised loop, and strided accesses whose byte ranges interleave
-(a column split) racing only on the bytes they share."""
+(a column split) racing only on the bytes they share, and ordering carried by FIFO messages
+(a received message happens after its send): in-place kernels, which store into the bytes
+they loaded, run race-free; a FIFO message sent before the access it should order does not
+order it."""
 
 from __future__ import annotations
 
@@ -14,7 +17,18 @@ from hypothesis import strategies as st
 from emulator import RaceError, emulate
 from emulator.access import byte_runs
 from emulator.races import PAGE_BITS, covers, pages_of, shared_byte
-from tests.emulator.programs import LAYOUT, ROW, STORE_ROW, device, module, store_rows
+from ktir.context import parse_module
+from ktir.interpreter import interpret
+from tests.emulator.programs import (
+    LAYOUT,
+    ROW,
+    STORE_ROW,
+    device,
+    load_rows,
+    module,
+    store_rows,
+)
+from tests.emulator.test_kernels import DEVICES, output, run_kernel
 
 DU = '  %du = dataflow.get_unit {core = 0 : i32, name = "C0-DU", type = "DU"} : index\n'
 ONES = "[" + ", ".join(["0x3C00"] * 64) + "]"
@@ -307,3 +321,69 @@ def test_exact_overlap_and_cover_agree_with_byte_sets(a: list[bool], b: list[boo
     assert shared_byte(lo, hi, runs, rlo, rhi, rruns) == (min(both) if both else None)
     assert covers(lo, hi, runs, rlo, rhi, rruns) == (ys <= xs)
     assert sorted(pages_of(lo, hi, runs)) == sorted({i >> PAGE_BITS for i in xs})
+
+
+def _in_place(cu: str) -> str:
+    """LU reads rows 0..3 of GM at symbol -1 and sends them to CU; CU forwards each row to SU
+    (`cu` 'recv,send'), or sends SU a row of ones before receiving each (`send,recv`); SU
+    stores what it receives over the rows LU read. No signal anywhere."""
+    body = {"recv,send": "      %x = dataflow.receive %lu : vector<64xf16>\n"
+                         "      dataflow.send %su, %x : vector<64xf16>\n",
+            "send,recv": "      dataflow.send %su, %z : vector<64xf16>\n"
+                         "      %x = dataflow.receive %lu : vector<64xf16>\n"}[cu]
+    return load_rows(4) + f"""  dataflow.program_unit %cu : {{
+    %z = vectorchain.constant_bitstream {{value = {ONES}}} : vector<64xf16>
+    scf.for %i = %c0 to %c4 step %c1 {{
+{body}    }}
+  }}
+""" + store_rows(4, sym=-1)
+
+
+def test_fifo_messages_order_an_in_place_store_after_its_load() -> None:
+    """LU's read of each row happens before its send, CU's receive before its forward, SU's
+    receive before its store: the store over the bytes LU read is ordered after the read
+    through the two FIFOs alone."""
+    init = {"GM": [(0, ROWS)]}
+    r = emulate(module(_in_place("recv,send")), device(), entry="k", args=[0],
+                memory_init=init)
+    assert np.array_equal(r.read("GM", 0, (4, 64), np.float16), ROWS)
+
+
+def test_a_fifo_message_sent_before_the_load_does_not_order_it() -> None:
+    """CU's message to SU leaves before CU has heard from LU: SU's store races with LU's
+    read of the same row, and the message names both units."""
+    with pytest.raises(RaceError, match=r"unsynchronised access: C0-SU writes bytes \[0, 128\) "
+                                        r"of GM, which C0-LU read \(bytes \[0, 128\)\), "
+                                        r"not ordered before it by any signal or message"):
+        emulate(module(_in_place("send,recv")), device(), entry="k", args=[0],
+                memory_init={"GM": [(0, ROWS)]})
+
+
+IN_PLACE = """#tile = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#full = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @scale(%A: index) attributes {grid = [2]} {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %id = ktdp.get_compute_tile_id : index
+  %row0 = arith.muli %id, %c2 : index
+  %Av = ktdp.construct_memory_view %A, sizes: [4, 64], strides: [64, 1] {coordinate_set = #full, memory_space = #ktdp.memory_space<global>} : memref<4x64xf16>
+  %At = ktdp.construct_access_tile %Av[%row0, %c0] {access_tile_order = #id, access_tile_set = #tile} : memref<4x64xf16> -> !ktdp.access_tile<2x64xindex>
+  %a = ktdp.load %At : !ktdp.access_tile<2x64xindex> -> tensor<2x64xf16>
+  %e = tensor.empty() : tensor<2x64xf16>
+  %c = linalg.add ins(%a, %a : tensor<2x64xf16>, tensor<2x64xf16>) outs(%e : tensor<2x64xf16>) -> tensor<2x64xf16>
+  ktdp.store %c, %At : tensor<2x64xf16>, !ktdp.access_tile<2x64xindex>
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("dev", DEVICES)
+def test_a_compiled_in_place_kernel_is_race_free_and_matches(dev: str) -> None:
+    """A = A + A, each tile storing over the rows it loaded: the compiler orders the store's
+    DMA after the load's only through the pipeline's FIFOs (DMA in -signal-> load unit -FIFO->
+    compute -FIFO-> store unit -signal-> DMA out)."""
+    result, inputs, d, specs = run_kernel(IN_PLACE, "scale.mlir", dev, ("A",),
+                                          check_races=True)
+    expected = interpret(parse_module(IN_PLACE, "scale.mlir"), **inputs)
+    assert np.array_equal(output(result, d, specs, "A"), expected["A"])

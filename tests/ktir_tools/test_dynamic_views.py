@@ -235,3 +235,23 @@ def test_random_masked_vectors_match(tmp_path_factory, case, device) -> None:
                               masked_vector_kernel(block, grid, elt, op), device,
                               [{"n": str(n), "x": f"{n}x{elt}", "out": f"{n}x{elt}"}
                                for n in sizes])
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_runtime_arg_without_a_value_runs_at_its_upper_bound(tmp_path: Path,
+                                                               device: str) -> None:
+    """`ktir run` with no value for M: the largest M the type admits (64), buffers of 64 rows,
+    a match, and one note naming M and how to choose another value."""
+    from ktir_tools.run import run_and_check
+
+    path = tmp_path / "rows.mlir"
+    path.write_text(ROWS)
+    report = run_and_check(path, device)
+    assert report.match
+    assert [c.shape for c in report.checks if c.name == "C"] == [(64, 64)]
+    assert report.notes == [
+        "note: runtime_arg 'M_arg' (!ktdp.runtime_arg<index, granularity=4, upperbound=64>) "
+        "has no value: using 64, the largest its type admits; choose another with --arg "
+        "M_arg=VALUE"]
+    assert report.to_json()["notes"] == report.notes
+    assert not run_and_check(path, device, args={"M_arg": "8"}).notes

@@ -1,6 +1,8 @@
 """End to end: every example kernel the scheduler supports, compiled for every shipped device,
 runs on the emulator and matches the reference interpreter bit for bit; so do random
-element-wise kernels over grids of 1 to 32 tiles."""
+element-wise kernels over grids of 1 to 32 tiles, also taking their rows in `scf.for` loops
+whose bounds depend on the tile id (blocks, or Triton's pid-strided rows) and through loops
+with iter_args."""
 
 from __future__ import annotations
 
@@ -40,7 +42,7 @@ def test_unsupported_example_is_a_located_diagnostic(kernel: str) -> None:
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
-@given(spec=elementwise_specs(max_grid=32), device=st.sampled_from(DEVICES))
+@given(spec=elementwise_specs(max_grid=32, loops=True), device=st.sampled_from(DEVICES))
 def test_random_elementwise_kernels_match(tmp_path_factory, spec, device) -> None:
     path = tmp_path_factory.mktemp("k") / "eltwise.mlir"
     path.write_text(elementwise_kernel(spec))

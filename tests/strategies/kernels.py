@@ -3,7 +3,11 @@
 `elementwise_kernel` writes a kernel over 2-D tensors: `grid` tiles split the rows, each tile
 loads its rows of every input (and, for a row broadcast, the one row of a 1xN input), applies a
 chain of element-wise ops in one of three spellings (named linalg ops, one `linalg.generic`,
-`arith` on tensors) and stores the result. `reference` computes the same thing with numpy.
+`arith` on tensors) and stores the result. With `loop` a tile takes its rows one per
+iteration of an `scf.for` whose bounds depend on the tile id (`block`: rows [r t, r t + r);
+`cyclic`, Triton's pid-strided loop: rows t, t + grid, ...); with `carry` the result goes
+through a loop with iter_args that combines it K times with the first input. `reference`
+computes the same thing with numpy.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ class ElementwiseSpec:
     broadcast_last: bool = False  # the last input is a 1 x cols row broadcast over rows
     form: str = "named"  # named | generic | arith
     name: str = "eltwise"
+    loop: str = "none"  # none | block | cyclic: a tile's rows one per scf.for iteration
+    carry: tuple[str, int] | None = None  # (op, K): acc = op(acc, input 0) K times (iter_args)
 
     @property
     def rows_per_tile(self) -> int:
@@ -37,9 +43,9 @@ class ElementwiseSpec:
 
 
 def elementwise_kernel(s: ElementwiseSpec) -> str:
-    r, n = s.rows_per_tile, s.cols
+    n = s.cols
+    r = 1 if s.loop != "none" else s.rows_per_tile  # rows of the tiles loaded and stored
     args = ", ".join(f"%in{i}: index" for i in range(s.n_inputs)) + ", %out: index"
-    t = f"tensor<{r}x{n}xf16>"
     lines = [
         f"#full = affine_set<(d0, d1) : (d0 >= 0, -d0 + {s.rows - 1} >= 0, d1 >= 0, -d1 + {n - 1} >= 0)>",
         f"#row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + {n - 1} >= 0)>",
@@ -48,20 +54,60 @@ def elementwise_kernel(s: ElementwiseSpec) -> str:
         "#bcast = affine_map<(d0, d1) -> (0, d1)>",
         f"func.func @{s.name}({args}) attributes {{grid = [{s.grid}]}} {{",
         "  %c0 = arith.constant 0 : index",
-        f"  %cr = arith.constant {r} : index",
+        "  %c1 = arith.constant 1 : index",
+        f"  %cr = arith.constant {s.rows_per_tile} : index",
         "  %tid = ktdp.get_compute_tile_id : index",
         "  %row0 = arith.muli %tid, %cr : index",
     ]
+    for i in range(s.n_inputs):
+        rows = 1 if s.broadcast_last and i == s.n_inputs - 1 else s.rows
+        cset = f"affine_set<(d0, d1) : (d0 >= 0, -d0 + {rows - 1} >= 0, d1 >= 0, -d1 + {n - 1} >= 0)>"
+        lines.append(f"  %v{i} = ktdp.construct_memory_view %in{i}, sizes: [{rows}, {n}], strides: [{n}, 1] "
+                     f"{{coordinate_set = {cset}, memory_space = #ktdp.memory_space<global>}} : memref<{rows}x{n}xf16>")
+    lines.append(f"  %vo = ktdp.construct_memory_view %out, sizes: [{s.rows}, {n}], strides: [{n}, 1] "
+                 f"{{coordinate_set = #full, memory_space = #ktdp.memory_space<global>}} : memref<{s.rows}x{n}xf16>")
+    at = "%row0"
+    if s.loop == "block":  # rows [row0, row0 + r): bounds from the tile id
+        lines.append("  %end = arith.addi %row0, %cr : index")
+        lines.append("  scf.for %row = %row0 to %end step %c1 {")
+        at = "%row"
+    elif s.loop == "cyclic":  # rows tid, tid + grid, ...: Triton's pid-strided loop
+        lines.append(f"  %crows = arith.constant {s.rows} : index")
+        lines.append(f"  %cgrid = arith.constant {s.grid} : index")
+        lines.append("  scf.for %row = %tid to %crows step %cgrid {")
+        at = "%row"
+    body = _chain_body(s, r, at)
+    pad = "  " if s.loop != "none" else ""
+    lines += [pad + line for line in body]
+    if s.loop != "none":
+        lines.append("  }")
+    lines.append("  return")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _combine(s: ElementwiseSpec, op: str, a: str, b: str, res: str, t: str) -> list[str]:
+    """`res = op(a, b)` on tensors of type `t` in the spec's spelling (a generic kernel's
+    carried loop uses arith)."""
+    if s.form == "named":
+        return [f"  {res}_e = tensor.empty() : {t}",
+                f"  {res} = {OPS[op][0]} ins({a}, {b} : {t}, {t}) outs({res}_e : {t}) -> {t}"]
+    return [f"  {res} = {OPS[op][1]} {a}, {b} : {t}"]
+
+
+def _chain_body(s: ElementwiseSpec, r: int, at: str) -> list[str]:
+    """Load the tiles of rows [at, at + r) (the broadcast row whole), apply the chain (and the
+    carried loop), store the result's tile."""
+    n = s.cols
+    t = f"tensor<{r}x{n}xf16>"
+    lines: list[str] = []
     values: list[tuple[str, str]] = []  # (ssa, type)
     for i in range(s.n_inputs):
         bcast = s.broadcast_last and i == s.n_inputs - 1
         rows = 1 if bcast else s.rows
         shape = f"{rows}x{n}xf16"
-        cset = f"affine_set<(d0, d1) : (d0 >= 0, -d0 + {rows - 1} >= 0, d1 >= 0, -d1 + {n - 1} >= 0)>"
-        lines.append(f"  %v{i} = ktdp.construct_memory_view %in{i}, sizes: [{rows}, {n}], strides: [{n}, 1] "
-                     f"{{coordinate_set = {cset}, memory_space = #ktdp.memory_space<global>}} : memref<{shape}>")
-        tset, tshape, at = ("#row", f"1x{n}", "%c0") if bcast else ("#slab", f"{r}x{n}", "%row0")
-        lines.append(f"  %t{i} = ktdp.construct_access_tile %v{i}[{at}, %c0] {{access_tile_order = #id, "
+        tset, tshape, tat = ("#row", f"1x{n}", "%c0") if bcast else ("#slab", f"{r}x{n}", at)
+        lines.append(f"  %t{i} = ktdp.construct_access_tile %v{i}[{tat}, %c0] {{access_tile_order = #id, "
                      f"access_tile_set = {tset}}} : memref<{shape}> -> !ktdp.access_tile<{tshape}xindex>")
         lines.append(f"  %x{i} = ktdp.load %t{i} : !ktdp.access_tile<{tshape}xindex> -> tensor<{tshape}xf16>")
         if bcast:
@@ -99,14 +145,18 @@ def elementwise_kernel(s: ElementwiseSpec) -> str:
                 lines.append(f"  %r{k} = {OPS[op][1]} {va}, {vb} : {t}")
             values.append((f"%r{k}", t))
         result = values[-1][0]
-    lines.append(f"  %vo = ktdp.construct_memory_view %out, sizes: [{s.rows}, {n}], strides: [{n}, 1] "
-                 f"{{coordinate_set = #full, memory_space = #ktdp.memory_space<global>}} : memref<{s.rows}x{n}xf16>")
-    lines.append(f"  %to = ktdp.construct_access_tile %vo[%row0, %c0] {{access_tile_order = #id, "
+    if s.carry is not None:
+        op, k = s.carry
+        lines.append(f"  %ck = arith.constant {k} : index")
+        lines.append(f"  %car = scf.for %ci = %c0 to %ck step %c1 iter_args(%acc = {result}) -> ({t}) {{")
+        lines += ["  " + line for line in _combine(s, op, "%acc", values[0][0], "%cn", t)]
+        lines.append(f"    scf.yield %cn : {t}")
+        lines.append("  }")
+        result = "%car"
+    lines.append(f"  %to = ktdp.construct_access_tile %vo[{at}, %c0] {{access_tile_order = #id, "
                  f"access_tile_set = #slab}} : memref<{s.rows}x{n}xf16> -> !ktdp.access_tile<{r}x{n}xindex>")
     lines.append(f"  ktdp.store {result}, %to : {t}, !ktdp.access_tile<{r}x{n}xindex>")
-    lines.append("  return")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def input_shapes(s: ElementwiseSpec) -> dict[str, tuple[int, int]]:
@@ -120,12 +170,17 @@ def reference(s: ElementwiseSpec, inputs: dict[str, np.ndarray]) -> np.ndarray:
             for i in range(s.n_inputs)]
     for op, a, b in s.chain:
         vals.append(OPS[op][2](vals[a], vals[b]).astype(np.float16))
-    return vals[-1]
+    out = vals[-1]
+    if s.carry is not None:
+        for _ in range(s.carry[1]):
+            out = OPS[s.carry[0]][2](out, vals[0]).astype(np.float16)
+    return out
 
 
 @st.composite
-def elementwise_specs(draw, max_grid: int = 32) -> ElementwiseSpec:
-    """Random shapes in multiples of 64 columns, grids 1..max_grid, random op chains."""
+def elementwise_specs(draw, max_grid: int = 32, loops: bool = False) -> ElementwiseSpec:
+    """Random shapes in multiples of 64 columns, grids 1..max_grid, random op chains; with
+    `loops` also tile-strided row loops and carried loops (iter_args)."""
     grid = draw(st.sampled_from([g for g in (1, 2, 4, 8, 16, 32) if g <= max_grid]))
     rows = grid * draw(st.integers(1, 3))
     cols = 64 * draw(st.integers(1, 3))
@@ -137,7 +192,13 @@ def elementwise_specs(draw, max_grid: int = 32) -> ElementwiseSpec:
         chain.append((draw(st.sampled_from(sorted(OPS))), draw(st.integers(0, avail - 1)),
                       draw(st.integers(0, avail - 1))))
     form = draw(st.sampled_from(["named", "generic", "arith"]))
-    return ElementwiseSpec(rows, cols, grid, tuple(chain), n_inputs, broadcast, form)
+    loop, carry = "none", None
+    if loops:
+        loop = draw(st.sampled_from(["block", "cyclic", "none"]))
+        if loop == "none" or draw(st.booleans()):
+            carry = (draw(st.sampled_from(sorted(OPS))), draw(st.integers(1, 3)))
+    return ElementwiseSpec(rows, cols, grid, tuple(chain), n_inputs, broadcast, form,
+                           loop=loop, carry=carry)
 
 
 # ---- typed element-wise kernels: every op family and element type ----------------------------

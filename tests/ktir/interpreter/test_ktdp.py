@@ -148,6 +148,48 @@ func.func @k(%X: index, %Y: index, %n: !ktdp.runtime_arg<index, granularity=2, u
         run_text(text, args={"n": 10, "s": 5})
 
 
+RUNTIME_ROWS = """#rows = affine_set<(d0, d1)[s0] : (d0 >= 0, -d0 + s0 - 1 >= 0, d1 >= 0, -d1 + 3 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @k(%X: index, %Y: index, %n: !ktdp.runtime_arg<index, granularity=4, upperbound=11>, %k: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %m = ktdp.runtime_arg_extract value from %n : !ktdp.runtime_arg<index, granularity=4, upperbound=11> -> index
+  %Xv = ktdp.construct_memory_view %X, sizes: [%m, 4], strides: [4, 1] {coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<?x4xf32>
+  %Yv = ktdp.construct_memory_view %Y, sizes: [%m, 4], strides: [4, 1] {coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<?x4xf32>
+  %xt = ktdp.construct_access_tile %Xv[%c0, %c0] symbols(%m) {access_tile_order = #id, access_tile_set = #rows} : memref<?x4xf32> -> !ktdp.access_tile<?x4xindex>
+  %yt = ktdp.construct_access_tile %Yv[%c0, %c0] symbols(%m) {access_tile_order = #id, access_tile_set = #rows} : memref<?x4xf32> -> !ktdp.access_tile<?x4xindex>
+  %x = ktdp.load %xt : !ktdp.access_tile<?x4xindex> -> tensor<?x4xf32>
+  %y = arith.addf %x, %x : tensor<?x4xf32>
+  ktdp.store %y, %yt : tensor<?x4xf32>, !ktdp.access_tile<?x4xindex>
+  return
+}
+"""
+
+
+def test_a_runtime_arg_given_no_value_takes_the_largest_its_type_admits():
+    """upperbound 11, granularity 4: M = 8 rows, the spec says it was defaulted (the CLIs
+    print its note); given a value, that one. A plain scalar without a value stays an
+    error."""
+    from ktir.interpreter.arguments import default_notes
+
+    r = run_text(RUNTIME_ROWS, args={"k": 0})
+    n = next(s for s in r.specs if s.name == "n")
+    assert (n.value, n.defaulted) == (8, True)
+    assert r.outputs["Y"].shape == (8, 4)
+    np.testing.assert_array_equal(r.outputs["Y"], 2 * r.inputs["X"])
+    assert default_notes(r.specs) == [
+        "note: runtime_arg 'n' (!ktdp.runtime_arg<index, granularity=4, upperbound=11>) has "
+        "no value: using 8, the largest its type admits; choose another with --arg n=VALUE"]
+    r = run_text(RUNTIME_ROWS, args={"n": 4, "k": 0})
+    assert r.outputs["Y"].shape == (4, 4)
+    assert not default_notes(r.specs)
+    unused = RUNTIME_ROWS.replace("%k: index) attributes", "%k: index, %j: index) attributes")
+    unused = unused.replace("%c0 = arith.constant 0 : index",
+                            "%c0 = arith.constant 0 : index\n  %u = arith.addi %j, %c0 : index")
+    with pytest.raises(KtirDiagnostic, match=r"argument 'j' \(index\) is not bound: give "
+                                             r"--arg j=VALUE"):
+        run_text(unused, args={"k": 0})
+
+
 def test_distributed_view_over_device_memory_and_scratchpads():
     text = """#p0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 3 >= 0)>
 #p1 = affine_set<(d0, d1) : (d0 - 2 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 3 >= 0)>
