@@ -8,7 +8,8 @@ buffers its run wrote; whether a buffer is read is seen in the kernel (a `ktdp.l
 it through its views and tiles). Element operations are counted in the kernel: each
 arithmetic op on tensors counts its elements, a `linalg` op the points of its iteration space
 times the arithmetic ops of its body, a matmul M x N x K; data movement (loads, stores,
-copies, broadcasts, fills) counts none. An op runs once per tile and loop iteration that
+copies, broadcasts, fills) counts none, nor does an op whose result is never used or that repeats an earlier one of its
+block (what CSE and dead-code elimination drop). An op runs once per tile and loop iteration that
 reaches it: the interpreter's address probe (ktir/interpreter/probe.py) enumerates the
 iterations of loops whose bounds depend on the tile, constants and scalar arguments; a loop it
 cannot enumerate counts one iteration (which keeps the bound a lower bound), and an `scf.if`
@@ -41,6 +42,7 @@ _MOVES = frozenset({"linalg.fill", "linalg.copy", "linalg.broadcast", "linalg.tr
 _MATMULS = frozenset({"linalg.matmul", "linalg.batch_matmul", "linalg.matvec",
                       "linalg.vecmat", "linalg.batch_matvec", "linalg.dot"})
 _FREE = frozenset({"arith.constant", "linalg.yield", "linalg.index"})
+_COMPUTING = ("linalg.", "arith.", "math.")
 
 
 def kernel_work(fn: FuncOp, specs: Iterable[ArgumentSpec], written: Iterable[str],
@@ -80,6 +82,16 @@ def _reaches_a_sink(value: SSAValue) -> bool:
                for op in _forward(value, stop_at_loads=False))
 
 
+def _unused_operand(op: Operation, index: int) -> bool:
+    """Whether operand `index` of a `linalg` op with a body is one its body never reads (the
+    compiler drops such an input, and its load with it)."""
+    if not op.name.startswith("linalg.") or not op.regions or not op.regions[0].blocks:
+        return False
+    args = op.regions[0].blocks[0].args
+    ins = getattr(op, "inputs", ())
+    return index < len(ins) and index < len(args) and not args[index].uses
+
+
 _TERMINATORS = frozenset({"scf.yield", "linalg.yield", "func.return", "affine.yield",
                           "ktdp.region_terminator", "tensor.yield"})
 
@@ -98,6 +110,8 @@ def _forward(value: SSAValue, stop_at_loads: bool) -> list[Operation]:
         seen.add(v)
         for use in v.uses:
             op = use.operation
+            if _unused_operand(op, use.index):
+                continue  # a structured op's input its body never reads
             ops.append(op)
             if stop_at_loads and op.name == "ktdp.load":
                 continue
@@ -164,6 +178,10 @@ class _Counter:
 
     def block(self, block: Block, loops: tuple[scf.ForOp, ...]) -> dict[str, int]:
         out: dict[str, int] = {}
+        same = _Numbering()
+        computing = [op for op in block.ops if op.name.startswith(_COMPUTING)]
+        live = {same.first(op) for op in computing
+                if any(_reaches_a_sink(r) for r in op.results)}
         for op in block.ops:
             if isinstance(op, scf.ForOp):
                 _add(out, self.block(op.body.block, (*loops, op)))
@@ -171,6 +189,8 @@ class _Counter:
                 branches = [self.block(r.block, loops) for r in op.regions if r.blocks]
                 if len(branches) == 2:
                     _add(out, min(branches, key=lambda c: sum(c.values())))
+            elif op.name.startswith(_COMPUTING) and op not in live:
+                continue  # a repeat of an earlier op, or never used: no schedule does it
             elif op.name.startswith("linalg."):
                 _add(out, _linalg(op), self.runs(loops))
             elif op.name.startswith(("arith.", "math.")) and op.name not in _FREE:
@@ -182,6 +202,42 @@ class _Counter:
                     for b in region.blocks:
                         _add(out, self.block(b, loops))
         return out
+
+
+class _Numbering:
+    """Value numbering within one block: an op that repeats an earlier one (same name,
+    attributes, body and inputs, up to repeats) computes nothing new — the compiler's CSE
+    drops it, so the bound must not count it."""
+
+    def __init__(self) -> None:
+        self._first: dict[tuple, Operation] = {}
+        self._alias: dict[SSAValue, SSAValue] = {}
+        self._of: dict[Operation, Operation] = {}
+
+    def first(self, op: Operation) -> Operation:
+        """The first op of the block computing what `op` computes (`op` itself if none)."""
+        got = self._of.get(op)
+        if got is None:
+            got = self._of[op] = self._first_of(op)
+        return got
+
+    def repeats(self, op: Operation) -> bool:
+        return self.first(op) is not op
+
+    def _first_of(self, op: Operation) -> Operation:
+        ins = getattr(op, "inputs", None)
+        ins = op.operands if ins is None or op.name in ("arith.select",) else ins
+        body = "".join(str(o) for r in op.regions for b in r.blocks for o in b.ops)
+        key = (op.name, tuple(self.canonical(v) for v in ins), str(op.attributes),
+               str(op.properties), body, tuple(r.type for r in op.results))
+        first = self._first.setdefault(key, op)
+        if first is not op:
+            for a, b in zip(op.results, first.results, strict=True):
+                self._alias[a] = b
+        return first
+
+    def canonical(self, v: SSAValue) -> SSAValue:
+        return self._alias.get(v, v)
 
 
 def _trips(op: scf.ForOp) -> int:
@@ -215,16 +271,32 @@ def _linalg(op: Operation) -> dict[str, int]:
     if op.name in _MATMULS:  # one multiply-accumulate per output element and step of K
         out = tensors[-1]
         return {_elem(out): _numel(out) * max(tensors[0].get_shape()[-1], 1)}
-    body = [o for r in op.regions for b in r.blocks for o in b.ops if o.name not in _FREE]
     if not op.regions:  # a named element-wise op (linalg.add, linalg.exp, ...)
         out = tensors[-1]
         return {_elem(out): _numel(out)}
     points = _points(op, tensors)
     counts: dict[str, int] = {}
-    for o in body:
+    for o in _needed(op):
         for r in o.results:
             counts[str(r.type)] = counts.get(str(r.type), 0) + points
     return counts
+
+
+def _needed(op: Operation) -> list[Operation]:
+    """The arithmetic ops of a structured op's body that its yield needs, each computation
+    once (value numbering, as CSE leaves them)."""
+    same = _Numbering()
+    kept = [o for r in op.regions for b in r.blocks for o in b.ops
+            if o.name not in _FREE and not same.repeats(o)]
+    live: set[Operation] = set()
+    todo = [same.canonical(v).owner for r in op.regions for b in r.blocks
+            if b.last_op is not None for v in b.last_op.operands]
+    while todo:
+        o = todo.pop()
+        if isinstance(o, Operation) and o not in live:
+            live.add(o)
+            todo.extend(same.canonical(v).owner for v in o.operands)
+    return [o for o in kept if o in live]
 
 
 def _points(op: Operation, tensors: Iterable[ShapedType]) -> int:
