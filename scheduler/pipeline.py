@@ -39,7 +39,9 @@ FRONTEND: tuple[Step, ...] = (
 SCHEDULING: tuple[Step, ...] = (
     Checkpoint.PRE_SCHEDULING,
     "path-expansion",
+    "stage-coarsening",
     "reduction-loop-exposure",
+    "double-buffering",
     Checkpoint.POST_SCHEDULING,
     "address-assignment",
     "normalize-grid-to-1d",
