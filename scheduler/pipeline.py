@@ -56,6 +56,13 @@ BACKEND: tuple[Step, ...] = (
     "wrap-program-dfir",
 )
 
+# The optimisation passes: each one is left out by `--disable NAME`, all of them by `-O0`
+# (the naive schedule: one vector per transfer behind a handshake, one buffer per stream).
+OPTIMISATIONS: tuple[str, ...] = (
+    "stage-coarsening",
+    "double-buffering",
+)
+
 GROUPS: dict[str, tuple[Step, ...]] = {
     "ktir-to-ktdf": FRONTEND,
     "ktdf-schedule": SCHEDULING,
@@ -85,6 +92,17 @@ def _check_names(names: Iterable[str], what: str) -> None:
         if n not in known:
             raise KtirDiagnostic(f"error: unknown pass '{n}' to {what} (the pipeline's passes: "
                                  f"{', '.join(pass_names())})")
+
+
+def disabled_passes(disable: Iterable[str] = (), opt_level: int = 1) -> tuple[str, ...]:
+    """The passes to skip: `disable`, plus every optimisation pass at `opt_level` 0."""
+    out = list(dict.fromkeys(disable))
+    _check_names(out, "disable")
+    if opt_level < 0:
+        raise KtirDiagnostic(f"error: optimisation level must be 0 or more, got {opt_level}")
+    if opt_level == 0:
+        out += [p for p in OPTIMISATIONS if p not in out]
+    return tuple(out)
 
 
 def select(steps: Sequence[Step] = FULL, *, disable: Iterable[str] = (),
