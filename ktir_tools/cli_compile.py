@@ -88,9 +88,8 @@ def compile_cmd(
     units and signals, DataflowIR. Prints one progress line per step on stderr.
     """
     from scheduler.driver import compile_kernel
-    from scheduler.transforms.emit_split_dfir import write_split
-
     from scheduler.pipeline import disabled_passes
+    from scheduler.transforms.emit_split_dfir import write_split
 
     progress = Progress(not quiet)
     disable = list(disabled_passes(disable or (), opt_level)) or None
