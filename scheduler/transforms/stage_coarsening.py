@@ -40,7 +40,8 @@ parallel or whose bounds are not constants, nests that are not perfect, a scratc
 not filled or drained by exactly one DMA at its origin, a DMA whose subscripts are not
 `base + iv` along one dimension per loop with the box as long as the loop's step (the
 iterations would not tile the block), and loop induction values used anywhere else in a DMA
-stage or outside the stages.
+stage or outside the stages. A pipeline without scratchpad buffers (a device whose load
+units read global memory straight into FIFOs, like `stream_device`) has no DMA to coarsen.
 
 A RewritePattern on `ktdf.pipeline`; it rewrites the loops around it too (the nest is what
 it redistributes). Idempotent: a coarsened pipeline has loops in its stages.
