@@ -150,17 +150,17 @@ class DoubleBufferPipeline(RewritePattern):
         y = private.yield_op
         phase = BufferPhaseOp([lp.body.block.args[0] for lp in loops], PHASES)
         phase.result.name_hint = "phase"
-        rewriter.insert_op(phase, InsertPoint.before(y))
+        rewriter.insert(phase, InsertPoint.before(y))
         for i, alloc in chosen:
             copies = [alloc.memref]
             for _ in range(PHASES - 1):
                 c = alloc.clone()
                 c.memref.name_hint = alloc.memref.name_hint
-                rewriter.insert_op(c, InsertPoint.after(alloc))
+                rewriter.insert(c, InsertPoint.after(alloc))
                 copies.append(c.memref)
             sel = SelectMemrefOp(phase.result, copies)
             sel.result.name_hint = alloc.memref.name_hint
-            rewriter.insert_op(sel, InsertPoint.before(y))
+            rewriter.insert(sel, InsertPoint.before(y))
             y.operands = [sel.result if k == i else o for k, o in enumerate(y.operands)]
         p.modulo = PHASES
         rewriter.notify_op_modified(p)
