@@ -57,7 +57,12 @@ def compile_cmd(
         help="Stop after this checkpoint (pre_mapping, pre_scheduling, post_scheduling, "
         "post_lowering) or pass.")] = None,
     disable: Annotated[list[str] | None, typer.Option(
-        help="Skip a pass of the pipeline by name. Repeatable.")] = None,
+        help="Skip a pass of the pipeline by name (an optimisation: stage-coarsening, "
+        "double-buffering). Repeatable.")] = None,
+    opt_level: Annotated[int, typer.Option(
+        "-O", help="Optimisation level: -O0 disables every optimisation pass (the naive "
+        "schedule: one vector per transfer), -O1 (default) runs them.", min=0,
+        max=1)] = 1,
     arg: Annotated[list[str] | None, typer.Option(
         "--arg", help="NAME=VALUE binds a scalar kernel argument at compile time (e.g. "
         "BLOCK_SIZE=128: subscripts become constants). Unbound scalars and runtime_args stay "
@@ -83,9 +88,11 @@ def compile_cmd(
     units and signals, DataflowIR. Prints one progress line per step on stderr.
     """
     from scheduler.driver import compile_kernel
+    from scheduler.pipeline import disabled_passes
     from scheduler.transforms.emit_split_dfir import write_split
 
     progress = Progress(not quiet)
+    disable = list(disabled_passes(disable or (), opt_level)) or None
     if emit == "spyrecode":
         _emit_spyrecode(kernel, device, stop_at, disable, arg, output, progress, timings)
         return

@@ -96,6 +96,13 @@ def run(
     loop_limit: Annotated[int, typer.Option(
         help="Stop a loop whose body does no timed work (no transfer, vector op or signal) "
         "after this many iterations.", min=1)] = DEFAULT_LOOP_LIMIT,
+    disable: Annotated[list[str] | None, typer.Option(
+        help="Skip a pass of the pipeline by name (an optimisation: stage-coarsening, "
+        "double-buffering). Repeatable.")] = None,
+    opt_level: Annotated[int, typer.Option(
+        "-O", help="Optimisation level: -O0 disables every optimisation pass (the naive "
+        "schedule: one vector per transfer), -O1 (default) runs them.", min=0,
+        max=1)] = 1,
     json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
 ) -> None:
@@ -130,6 +137,7 @@ def run(
 
     from emulator import EmulationError
     from ktir_tools.run import run_and_check
+    from scheduler.pipeline import disabled_passes
 
     check_tolerances(rtol, atol)
     output_file(trace, "--trace")
@@ -142,6 +150,7 @@ def run(
                                trace=trace is not None, cycle_limit=cycle_limit,
                                loop_limit=loop_limit,
                                dump_programs=dump_programs,
+                               disable=disabled_passes(disable or (), opt_level),
                                on_step=progress.start,
                                after_step=lambda name, module, s: progress.done(s))
     except EmulationError as e:

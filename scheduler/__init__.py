@@ -36,6 +36,8 @@ _PASSES = {
     "construct-three-stage-pipeline": ("conversion.ktir_to_ktdf.construct_three_stage_pipeline",
                                        "ConstructThreeStagePipelinePass"),
     "path-expansion": ("transforms.path_expansion", "PathExpansionPass"),
+    "stage-coarsening": ("transforms.stage_coarsening", "StageCoarseningPass"),
+    "double-buffering": ("transforms.double_buffering", "DoubleBufferingPass"),
     "reduction-loop-exposure": ("transforms.reduction_loop_exposure",
                                 "ReductionLoopExposurePass"),
     "address-assignment": ("transforms.address_assignment", "AddressAssignmentPass"),

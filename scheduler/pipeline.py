@@ -39,7 +39,9 @@ FRONTEND: tuple[Step, ...] = (
 SCHEDULING: tuple[Step, ...] = (
     Checkpoint.PRE_SCHEDULING,
     "path-expansion",
+    "stage-coarsening",
     "reduction-loop-exposure",
+    "double-buffering",
     Checkpoint.POST_SCHEDULING,
     "address-assignment",
     "normalize-grid-to-1d",
@@ -52,6 +54,13 @@ BACKEND: tuple[Step, ...] = (
     Checkpoint.POST_LOWERING,
     "ktdflowering-to-dfir",
     "wrap-program-dfir",
+)
+
+# The optimisation passes: each one is left out by `--disable NAME`, all of them by `-O0`
+# (the naive schedule: one vector per transfer behind a handshake, one buffer per stream).
+OPTIMISATIONS: tuple[str, ...] = (
+    "stage-coarsening",
+    "double-buffering",
 )
 
 GROUPS: dict[str, tuple[Step, ...]] = {
@@ -83,6 +92,17 @@ def _check_names(names: Iterable[str], what: str) -> None:
         if n not in known:
             raise KtirDiagnostic(f"error: unknown pass '{n}' to {what} (the pipeline's passes: "
                                  f"{', '.join(pass_names())})")
+
+
+def disabled_passes(disable: Iterable[str] = (), opt_level: int = 1) -> tuple[str, ...]:
+    """The passes to skip: `disable`, plus every optimisation pass at `opt_level` 0."""
+    out = list(dict.fromkeys(disable))
+    _check_names(out, "disable")
+    if opt_level < 0:
+        raise KtirDiagnostic(f"error: optimisation level must be 0 or more, got {opt_level}")
+    if opt_level == 0:
+        out += [p for p in OPTIMISATIONS if p not in out]
+    return tuple(out)
 
 
 def select(steps: Sequence[Step] = FULL, *, disable: Iterable[str] = (),

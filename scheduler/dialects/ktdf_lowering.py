@@ -56,7 +56,11 @@ class ExecuteOnOp(UnitsMixin):
 class SignalOp(UnitsMixin):
     """`ktdf_lowering.signal %a, %b`: the listed units synchronise (a barrier among them).
     Lowered to one `dataflow.sync_send` to every peer, then one `dataflow.sync_recv` from
-    every peer, in the program of each unit type whose `execute_on` holds it."""
+    every peer, in the program of each unit type whose `execute_on` holds it.
+
+    Project extension: a discardable `sync = "send"` or `sync = "recv"` makes it one-way
+    (only the sends, or only the receives: a counting semaphore, dataflow-ir.md E8), as the
+    handshakes of a `modulo(size : N)` pipeline need, whose writer runs N instances ahead."""
 
     name = "ktdf_lowering.signal"
     units = var_operand_def(IndexType)

@@ -42,13 +42,14 @@ def test_bytes_bound_and_time(add_run) -> None:
 
 
 def test_the_bound_counts_compulsory_bytes_not_moved_ones() -> None:
-    # bias_add adds a 1 x 256 bias row to each of 128 rows: today's schedule loads it for
-    # every row, 128 times; the bound counts it once
+    # bias_add adds a 1 x 256 bias row to each of 128 rows on 16 tiles: the coarsened
+    # schedule (one block of 8 rows per tile) loads it once per tile, 16 times; the bound
+    # counts it once
     path = EXAMPLES / "bias_add.mlir"
     r = run_kernel(path.read_text(), str(path), "spyre", ("Y",))[0]
     x, b, y = 128 * 256 * 2, 256 * 2, 128 * 256 * 2
-    assert r.bytes_per_datapath["DDR->DMA_IN"] == x + 128 * b
-    assert r.memory_ports["DDR"][0] == x + 128 * b + y
+    assert r.bytes_per_datapath["DDR->DMA_IN"] == x + 16 * b
+    assert r.memory_ports["DDR"][0] == x + 16 * b + y
     ddr = next(t for t in r.roofline.terms if t.resource.name == "DDR")
     assert ddr.amount == x + b + y
     assert ddr.latency == 0  # 512 cycles of writes (and more of reads) overlap the trip

@@ -187,6 +187,80 @@ def _guarded_signal(units: list[SSAValue], loops: list[scf.ForOp], skip_last: bo
     return [*test_ops, guard]
 
 
+def _linear_iteration(loops: list[scf.ForOp], where: Operation
+                      ) -> tuple[list[Operation], SSAValue, int]:
+    """Ops computing the linearised iteration count of `loops` (constant bounds), the
+    value, and the total count."""
+    ops: list[Operation] = []
+    acc: SSAValue | None = None
+    total = 1
+    for loop in reversed(loops):
+        lb, ub, step = (const_int(v) for v in (loop.lb, loop.ub, loop.step))
+        if lb is None or ub is None or step is None or step <= 0:
+            raise op_error(where, "a pipeline with modulo(size : N) needs loops with constant "
+                                  "bounds around it")
+        trip = max(0, -(-(ub - lb) // step))
+        k: SSAValue = loop.body.block.args[0]
+        if lb:
+            c = index_constant(lb)
+            d = arith.SubiOp(k, c)
+            ops += [c, d]
+            k = d.result
+        if step != 1:
+            c = index_constant(step)
+            d = arith.DivUIOp(k, c)
+            ops += [c, d]
+            k = d.result
+        if total != 1:
+            c = index_constant(total)
+            d = arith.MuliOp(k, c)
+            ops += [c, d]
+            k = d.result
+        if acc is not None:
+            a = arith.AddiOp(acc, k)
+            ops.append(a)
+            k = a.result
+        acc = k
+        total *= trip
+    assert acc is not None
+    return ops, acc, total
+
+
+def _one_way(units: list[SSAValue], kind: str, mode: str, cond: tuple[str, int] | None,
+             loops: list[scf.ForOp], where: Operation) -> list[Operation]:
+    """A one-way signal (`sync = "send"` / `"recv"`) in the program of `kind`; with `cond`
+    ("ge" / "lt", n), only in the iterations whose linear count compares so with n."""
+    sig = SignalOp(units, applicable_units=[kind])
+    sig.attributes["sync"] = StringAttr(mode)
+    if cond is None:
+        return [sig]
+    ops, lin, total = _linear_iteration(loops, where)
+    pred, n = cond
+    if (pred == "ge" and n <= 0) or (pred == "lt" and n >= total):
+        return [sig]
+    if (pred == "ge" and n >= total) or (pred == "lt" and n <= 0):
+        return []
+    c = index_constant(n)
+    test = arith.CmpiOp(lin, c, "uge" if pred == "ge" else "ult")
+    then = Block([sig, scf.YieldOp()])
+    guard = scf.IfOp(test.result, [], Region(then), Region(Block([scf.YieldOp()])))
+    return [*ops, c, test, guard]
+
+
+def _modulo_signals(pipeline: PipelineOp, loops: list[scf.ForOp], copies: int,
+                    pair: list[SSAValue], wkind: str, rkind: str,
+                    head: list[list[Operation]], tail: list[list[Operation]], i: int) -> None:
+    """With N copies of the buffers (`modulo(size : N)`): the writer posts "full" after its
+    work and the reader waits for it before its own; the reader posts "free" after its work
+    except in the last N iterations, and the writer waits for it before its work except in
+    the first N, so the writer runs up to N instances ahead."""
+    _, _, total = _linear_iteration(loops, pipeline)
+    tail[i].append(_one_way(pair, wkind, "send", None, loops, pipeline)[0])
+    head[i + 1].append(_one_way(pair, rkind, "recv", None, loops, pipeline)[0])
+    tail[i + 1] += _one_way(pair, rkind, "send", ("lt", total - copies), loops, pipeline)
+    head[i] = _one_way(pair, wkind, "recv", ("ge", copies), loops, pipeline) + head[i]
+
+
 def _buffers_written(stage: StageOp) -> set[SSAValue]:
     return {t.destination for t in stage.walk()
             if isinstance(t, DataTransferOp) and not t.dest_is_fifo
@@ -205,11 +279,16 @@ def _lower_pipeline(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
     loops = _enclosing_loops(pipeline, fn)
     head: list[list[Operation]] = [[] for _ in stages]
     tail: list[list[Operation]] = [[] for _ in stages]
+    copies = pipeline.modulo or 1
     for i, (w, r) in enumerate(itertools.pairwise(stages)):
         shared = _buffers_written(w) & _buffers_read(r)
         if not shared or kinds[i] == kinds[i + 1]:
             continue
         pair = [units[kinds[i]], units[kinds[i + 1]]]
+        if copies > 1 and loops:
+            _modulo_signals(pipeline, loops, copies, pair, kinds[i], kinds[i + 1],
+                            head, tail, i)
+            continue
         tail[i].append(SignalOp(pair, applicable_units=[kinds[i]]))
         head[i + 1].append(SignalOp(pair, applicable_units=[kinds[i + 1]]))
         if loops:  # the next instance must not overwrite what this one still reads

@@ -1,9 +1,10 @@
 // RUN: ktir-opt %s -p ktir-to-ktdf,ktdf-schedule | filecheck %s
 
 /// The scheduling group after the frontend (sample device, 2x2 grid): every pipeline is routed
-/// through L1 (stages bound to MNILU, L1LU, SFU, L1SU, MNISU), its two L1 buffers get element
-/// addresses 0 and 64, and the grid becomes 1-D with the tile coordinates rebuilt from the
-/// linear id.
+/// through L1 (stages bound to MNILU, L1LU, SFU, L1SU, MNISU), coarsened to one 2x64 block
+/// per tile (stage-coarsening: one DMA per block, one block per tile, so double-buffering has
+/// nothing to overlap), its two L1 buffers get element addresses 0 and 128 (stick-aligned),
+/// and the grid becomes 1-D with the tile coordinates rebuilt from the linear id.
 
 // CHECK-LABEL: func.func @local_schedule_0(
 // CHECK-SAME:    attributes {grid = [4 : i64]}
@@ -11,11 +12,11 @@
 // CHECK-NEXT:    %[[D0:.*]] = arith.constant 2 : index
 // CHECK-NEXT:    arith.remui %[[ID]], %[[D0]] : index
 // CHECK-NEXT:    arith.divui %[[ID]], %[[D0]] : index
-// CHECK:         ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, memref<1x64xf16, "L1">, memref<1x64xf16, "L1">,
+// CHECK:         ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 64xf16>, memref<2x64xf16, "L1">, memref<2x64xf16, "L1">,
 // CHECK:           %[[A0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:      builtin.unrealized_conversion_cast %[[A0]] : index to memref<1x64xf16, "L1">
-// CHECK-NEXT:      %[[A1:.*]] = arith.constant 64 : index
-// CHECK-NEXT:      builtin.unrealized_conversion_cast %[[A1]] : index to memref<1x64xf16, "L1">
+// CHECK-NEXT:      builtin.unrealized_conversion_cast %[[A0]] : index to memref<2x64xf16, "L1">
+// CHECK-NEXT:      %[[A1:.*]] = arith.constant 128 : index
+// CHECK-NEXT:      builtin.unrealized_conversion_cast %[[A1]] : index to memref<2x64xf16, "L1">
 // CHECK:         } {applicable_units = ["MNILU"]}
 // CHECK:         } {applicable_units = ["L1LU"]}
 // CHECK:         } {applicable_units = ["SFU"]}

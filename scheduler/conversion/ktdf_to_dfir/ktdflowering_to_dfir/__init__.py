@@ -9,7 +9,8 @@ bodies its pattern checks itself (`WHOLE`, optional), added to `FAMILIES`:
 * signals.py   — `ktdf_lowering.signal` to `dataflow.sync_send` / `sync_recv`;
 * transfers.py — `ktdf.data_transfer` and FIFO reads/writes to `agen` + `send`/`receive`;
 * compute.py   — the fused `linalg.generic` to `vectorchain`;
-* symbols.py   — views and buffers to logical memory views, kernel arguments to symbols.
+* symbols.py   — views and buffers to logical memory views, kernel arguments to symbols;
+* buffering.py — buffer phases and selections (double buffering) to a rotating start address.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from xdsl.passes import ModulePass
 
 from ktir.diagnostics import op_error
 from scheduler.conversion.ktdf_to_dfir.ktdflowering_to_dfir import (
+    buffering,
     compute,
     control,
     signals,
@@ -34,7 +36,7 @@ from scheduler.conversion.ktdf_to_dfir.ktdflowering_to_dfir.programs import (
 from scheduler.rewriting import apply_patterns, dead_code
 from spyrecode.dialects.dataflow import ProgramUnitOp
 
-FAMILIES = (control, signals, transfers, compute, symbols)
+FAMILIES = (control, signals, transfers, compute, symbols, buffering)
 LOWERED: tuple[type[Operation], ...] = tuple(t for f in FAMILIES for t in f.LOWERED)
 WHOLE: tuple[type[Operation], ...] = tuple(t for f in FAMILIES for t in getattr(f, "WHOLE", ()))
 

@@ -1,0 +1,181 @@
+"""`double-buffering`: two copies of each scratchpad buffer passed between stages, used in turn.
+
+A pipeline inside loops runs one instance per iteration; with one copy of a buffer the DMA
+of instance i+1 must wait until the scratchpad unit finished reading instance i's data (the
+back-edge handshake of ktdf-to-ktdflowering). With two copies, instance i+1 fills the other
+one while instance i is read: its private allocates each such buffer twice and picks one by
+the pipeline's iteration count,
+
+    %b0 = memref.alloc() : memref<3x64xf16, "LX">
+    %b1 = memref.alloc() : memref<3x64xf16, "LX">
+    %ph = ktdf.buffer_phase(%i) {num_phases = 2 : i64} : index
+    %b = ktdf.select_memref %ph[%b0, %b1] : memref<3x64xf16, "LX">
+
+and the pipeline gets `modulo(size : 2)`: instance k+2 reuses instance k's copies, so its
+writer waits only for instance k's reader (ktdf-to-ktdflowering turns that into one-way
+signals two iterations apart; ktdflowering-to-dfir gives the view a rotating start address).
+
+Which buffers: those in a memory at depth 1 of the device's memory tree (the per-core
+scratchpad, whatever the device calls it: `LX`, `L1`; deeper, unit-local memories and the
+global memory are left alone) that stages of two different unit kinds touch. Which
+pipelines: directly inside `scf.for` loops with constant bounds of at least two iterations
+in all, without `modulo` yet, whose copies fit the scratchpad's capacity (the device
+model's `size`, with every buffer of the pipeline counted twice). Left alone: pipelines
+with a reduction (loops with `reduction_loop` or loop-carried values in a stage, a generic
+with a reduction iterator — the reduction pipelines keep their own handshakes), and with
+masked transfers (masked.py addresses their buffer element by element).
+
+A RewritePattern on `ktdf.pipeline`. Idempotent: a pipeline with `modulo` is left alone.
+"""
+
+from __future__ import annotations
+
+import math
+
+from xdsl.context import Context
+from xdsl.dialects import memref, scf
+from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
+
+from scheduler.analysis.device import device_of
+from scheduler.dialects.ktdf import (
+    BufferPhaseOp,
+    DataTransferOp,
+    LoopType,
+    LoopTypeAttr,
+    PipelineOp,
+    SelectMemrefOp,
+    StageOp,
+)
+from scheduler.dialects.ktdf_types import const_int
+from scheduler.rewriting import apply_patterns
+
+PHASES = 2
+
+
+def enclosing_loops(p: Operation) -> list[scf.ForOp]:
+    """The `scf.for` loops `p` sits directly in (no other region between), outermost first."""
+    loops: list[scf.ForOp] = []
+    cur = p.parent_op()
+    while isinstance(cur, scf.ForOp):
+        loops.append(cur)
+        cur = cur.parent_op()
+    return list(reversed(loops))
+
+
+def trip_count(loop: scf.ForOp) -> int | None:
+    lb, ub, step = (const_int(v) for v in (loop.lb, loop.ub, loop.step))
+    if lb is None or ub is None or step is None or step <= 0:
+        return None
+    return max(0, -(-(ub - lb) // step))
+
+
+def _has_reduction(p: PipelineOp) -> bool:
+    for op in p.walk():
+        if isinstance(op, scf.ForOp) and (op.iter_args or (
+                isinstance(lt := op.attributes.get("loop_type"), LoopTypeAttr)
+                and lt.data == LoopType.REDUCTION_LOOP)):
+            return True
+        if isinstance(op, linalg.GenericOp) and any(
+                str(it.data) != "parallel" for it in op.iterator_types):  # type: ignore
+            return True
+        if isinstance(op, DataTransferOp) and op.mask is not None:
+            return True
+    return False
+
+
+def _stage_kinds(v: SSAValue, p: PipelineOp) -> set[str]:
+    kinds: set[str] = set()
+    for use in v.uses:
+        cur: Operation | None = use.operation
+        while cur is not None and cur is not p:
+            if isinstance(cur, StageOp):
+                kinds.update(cur.applicable_units)
+                break
+            cur = cur.parent_op()
+    return kinds
+
+
+def _bytes(t: MemRefType) -> int:
+    from arch_descriptions.model.device import element_bits
+
+    return math.prod(t.get_shape()) * max(1, (element_bits(str(t.element_type)) or 16) // 8)
+
+
+class DoubleBufferPipeline(RewritePattern):
+    """Two copies of each scratchpad buffer shared by two unit kinds, `modulo(size : 2)`."""
+
+    def __init__(self, device):
+        self.device = device
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, p: PipelineOp, rewriter: PatternRewriter) -> None:
+        private = p.private_op
+        if p.modulo is not None or private is None or _has_reduction(p):
+            return
+        loops = enclosing_loops(p)
+        trips = [trip_count(lp) for lp in loops]
+        if not loops or any(t is None for t in trips) or math.prod(trips) < 2:  # type: ignore
+            return
+        device = self.device
+        chosen: list[tuple[int, memref.AllocOp]] = []
+        need: dict[str, int] = {}
+        for i, (r, v) in enumerate(zip(private.res, private.yield_op.values)):
+            t = r.type
+            if not isinstance(v.owner, memref.AllocOp) or not isinstance(t, MemRefType) \
+                    or not isinstance(t.memory_space, StringAttr):
+                continue
+            kind = t.memory_space.data
+            mem = device.memories.get(kind)
+            if mem is None or mem.depth != 1 or len(_stage_kinds(r, p)) < 2:
+                continue
+            chosen.append((i, v.owner))
+            need[kind] = need.get(kind, 0)
+        if not chosen:
+            return
+        for r in private.res:  # every scratchpad buffer of the pipeline, two copies of some
+            t = r.type
+            if isinstance(t, MemRefType) and isinstance(t.memory_space, StringAttr) \
+                    and t.memory_space.data in need:
+                twice = any(private.res[i] is r for i, _ in chosen)
+                need[t.memory_space.data] += _bytes(t) * (PHASES if twice else 1)
+        for kind, nbytes in need.items():
+            size = device.memories[kind].size
+            if size is not None and nbytes > size:
+                return
+        y = private.yield_op
+        phase = BufferPhaseOp([lp.body.block.args[0] for lp in loops], PHASES)
+        phase.result.name_hint = "phase"
+        rewriter.insert(phase, InsertPoint.before(y))
+        for i, alloc in chosen:
+            copies = [alloc.memref]
+            for _ in range(PHASES - 1):
+                c = alloc.clone()
+                c.memref.name_hint = alloc.memref.name_hint
+                rewriter.insert(c, InsertPoint.after(alloc))
+                copies.append(c.memref)
+            sel = SelectMemrefOp(phase.result, copies)
+            sel.result.name_hint = alloc.memref.name_hint
+            rewriter.insert(sel, InsertPoint.before(y))
+            y.operands = [sel.result if k == i else o for k, o in enumerate(y.operands)]
+        p.modulo = PHASES
+        rewriter.notify_op_modified(p)
+
+
+class DoubleBufferingPass(ModulePass):
+    """Ping-pong the per-core scratchpad buffers passed between sibling stages.
+
+    Before:  scf.for %i { ktdf.pipeline { ktdf.private { %b = memref.alloc() ... yield %b } ... } }
+    After:   scf.for %i { ktdf.pipeline modulo(size : 2) { ktdf.private {
+               %b0 = memref.alloc()  %b1 = memref.alloc()  %ph = ktdf.buffer_phase(%i)
+               %b = ktdf.select_memref %ph[%b0, %b1]  yield %b } ... } }
+    """
+
+    name = "double-buffering"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        apply_patterns(op, [DoubleBufferPipeline(device_of(op, self.name))])
