@@ -175,11 +175,15 @@ def measure(path: Path, device: str, args: dict[str, str], disable: tuple[str, .
 
 
 def main() -> int:
+    from bench import peer_latency
     from scheduler.pipeline import OPTIMISATIONS
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--devices", default="spyre,sample_device")
     ap.add_argument("--only", default=None, help="only kernels whose name contains this")
+    ap.add_argument("--peer", choices=("quick", "all", "none"), default="quick",
+                    help="then ktir-cpu's latency estimates beside our cycles on spyre "
+                         "(bench/peer_latency.py; quick: without the kernels of minutes)")
     opts = ap.parse_args()
     tmp = Path("/tmp") / f"ktir-bench-schedule-{time.time_ns()}"
     tmp.mkdir(parents=True)
@@ -209,6 +213,9 @@ def main() -> int:
                       f"{speed:>7.2f}x {s:>9.2f} {ok}")
             del cyc, bound, match, comp
         sys.stdout.flush()
+    if opts.peer != "none" and peer_latency.MIRROR.exists():
+        print("\nktir-cpu's latency model (HardwareConfig defaults) beside ours on spyre:")
+        peer_latency.main(["--quick"] if opts.peer == "quick" else [])
     return 0
 
 
