@@ -38,7 +38,7 @@ from ktir.dialects import ktdp
 from scheduler.analysis import masks
 from scheduler.analysis.compute_ops import SCALAR_OPS, unsupported
 from scheduler.analysis.index_exprs import IndexExprs
-from scheduler.transforms.normalize_tile_loops import tile_trip_counts
+from scheduler.transforms.normalize_tile_loops import tail_refusal, tile_trip_counts
 from scheduler.transforms.unroll_carried_loops import MAX_TRIPS, trip_range
 
 _NOT_YET = "not supported by the scheduler yet"
@@ -113,7 +113,9 @@ class _KernelChecker:
                 t1 = next(t for t in sorted(counts) if counts[t] != counts[t0])
                 why = (f"the trip count differs between tiles (tile {t0}: "
                        f"{counts[t0]}, tile {t1}: {counts[t1]}), and the host runs "
-                       "loops once for all tiles")
+                       "loops once for all tiles; the largest count could run with the "
+                       "extra iterations masked off, but "
+                       f"{tail_refusal(op) or 'normalize-tile-loops did not run'}")
             _fail(op, f"loop bounds that depend on the compute tile id: {why}: {_NOT_YET}")
         if op.iter_args:
             trips = trip_range(op)
