@@ -15,7 +15,7 @@ DEVICES = ("spyre", "sample_device")
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("kernel", ["reduce_explicit_region", "reduce_compare_select",
                                     "softmax_rows", "layernorm_rows",
-                                    "row_sum_and_max"])
+                                    "row_sum_and_max", "layernorm_uneven_rows"])
 def test_matches_reference(kernel: str, device: str) -> None:
     report = run_and_check(HERE / f"{kernel}.mlir", device)
     assert report.match, [c for c in report.checks]
@@ -39,3 +39,16 @@ def test_each_row_leaves_ddr_once(kernel: str, ddr_reads: int) -> None:
     assert traffic["DDR->DMA_IN"] == ddr_reads
     passes = 3  # max (or mean), sum (or variance), normalisation
     assert traffic["LX->LX_LOAD"] >= passes * 4 * 1024 * 2
+
+
+def test_uneven_rows_read_and_write_only_their_rows() -> None:
+    """10 rows on 4 tiles: the extra iteration of tiles 2 and 3 (rows 10, 11) moves nothing.
+    X leaves DDR four times per element, as with 12 rows on 4 tiles: once for the group
+    storing the mean, and for each of the two column blocks the normalising group computes
+    both statistics again, its masked loads of one region sharing one scratchpad copy."""
+    report = run_and_check(HERE / "layernorm_uneven_rows.mlir", "spyre")
+    assert report.match
+    traffic = report.emulation.bytes_per_datapath
+    x_bytes = 10 * 512 * 2
+    assert traffic["DDR->DMA_IN"] == 4 * x_bytes
+    assert traffic["DMA_OUT->DDR"] == x_bytes + 10 * 2  # Y and Mean, rows 0..9 only
