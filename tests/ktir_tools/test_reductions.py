@@ -16,7 +16,8 @@ DEVICES = ("spyre", "sample_device")
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("kernel", ["reduce_explicit_region", "reduce_compare_select",
                                     "softmax_rows", "layernorm_rows",
-                                    "row_sum_and_max", "layernorm_uneven_rows"])
+                                    "row_sum_and_max", "layernorm_uneven_rows",
+                                    "right_half_max"])
 def test_matches_reference(kernel: str, device: str) -> None:
     report = run_and_check(HERE / f"{kernel}.mlir", device)
     assert report.match, [c for c in report.checks]
