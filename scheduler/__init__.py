@@ -47,6 +47,7 @@ _PASSES = {
     "emit-split-dfir": ("transforms.emit_split_dfir", "EmitSplitDfirPass"),
     "bind-arguments": ("transforms.bind_arguments", "BindArgumentsPass"),
     "normalize-tile-loops": ("transforms.normalize_tile_loops", "NormalizeTileLoopsPass"),
+    "normalize-view-origins": ("transforms.normalize_view_origins", "NormalizeViewOriginsPass"),
     "unroll-carried-loops": ("transforms.unroll_carried_loops", "UnrollCarriedLoopsPass"),
     "ktdf-to-ktdflowering": ("conversion.ktdf_to_dfir.ktdf_to_ktdflowering",
                              "KtdfToKtdfloweringPass"),

@@ -24,9 +24,11 @@ Step = str | Checkpoint
 # KTIR (+ a device declaration) -> one ktdf Load/Compute/Store pipeline per compute group,
 # each group in `module @local_schedule_N`, views cast to the device's memory kinds. Loops
 # run on the host: first those strided by the tile id count iterations, and those carrying
-# values are unrolled (this project's passes; upstream has neither).
+# values are unrolled (this project's passes, like counting view coordinates from 0; upstream
+# has none of them).
 FRONTEND: tuple[Step, ...] = (
     Checkpoint.PRE_MAPPING,
+    "normalize-view-origins",
     "normalize-tile-loops",
     "unroll-carried-loops",
     "ktir-legality-check",

@@ -96,10 +96,18 @@ class _LiveSet(LiveSet):
 
 def dead_code(region: Region, listener: PatternRewriterListener | None = None) -> bool:
     """Erase the ops of `region` whose results nothing live uses and that have no other
-    effect (region DCE, as xDSL's `region_dce`). Returns whether anything was erased."""
-    live = _LiveSet()
-    while live.changed:
+    effect (region DCE, as xDSL's `region_dce`). Returns whether anything was erased.
+
+    Repeated until nothing more goes: a value captured by the body of a dead generic looks
+    used (the body's terminator is live) until that generic is gone."""
+    erased = False
+    while True:
+        live = _LiveSet()
+        while live.changed:
+            live.changed = False
+            live.propagate_region_liveness(region)
         live.changed = False
-        live.propagate_region_liveness(region)
-    live.delete_dead(region, listener)
-    return live.changed
+        live.delete_dead(region, listener)
+        if not live.changed:
+            return erased
+        erased = True

@@ -5,6 +5,11 @@
 // each row is read in blocks of 1024 columns: two scf.for loops carry fp32 partial sums
 // (iter_args), the third normalises each block with a linalg.generic that broadcasts W and B
 // over the row and reads mean and rstd from outside its body.
+// Run: ktir run examples/kernels/layernorm.mlir -d spyre --arg M=100 --arg N=2048 --arg eps=1e-5
+//        --rtol 1e-3 --atol 1e-5   (or -d sample_device)
+//   M, N and eps bind at compile time (N also fixes the views' strides). The f32 row sums
+//   accumulate in another order than the reference's (README, numerics): Mean and Rstd agree
+//   within an f32 ulp or two, Y within one f16 ulp.
 #rows = affine_set<(d0, d1)[s0, s1] : (d0 >= 0, -d0 + s0 - 1 >= 0, d1 >= 0, -d1 + s1 - 1 >= 0)>
 #vec = affine_set<(d0)[s0] : (d0 >= 0, -d0 + s0 - 1 >= 0)>
 #blk = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 1023 >= 0)>

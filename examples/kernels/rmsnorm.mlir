@@ -2,6 +2,9 @@
 // matrix on 4 tiles; tile t normalises rows [4t, 4t + 4) as one 4x256 access tile. The sum
 // of squares is a linalg.generic with a reduction loop into an fp32 accumulator; the inverse
 // root and the scaling are all-parallel generics that broadcast per-row and per-column operands.
+// Run: ktir run examples/kernels/rmsnorm.mlir -d spyre --arg eps=1e-5 --rtol 1e-3
+//   (or -d sample_device); eps binds at compile time. One element of Y is one f16 ulp off
+//   (the sum of squares accumulates in another order; README, numerics).
 #mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 255 >= 0)>
 #vec = affine_set<(d0) : (d0 >= 0, -d0 + 255 >= 0)>
 #blk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 255 >= 0)>

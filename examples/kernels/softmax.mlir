@@ -2,6 +2,9 @@
 // of an M x 1024 fp16 matrix over 32 compute tiles. M is a kernel argument; tile t takes rows
 // t, t + 32, t + 64, ... One row is one 1x1024 access tile; the row maximum and the sum of
 // exponentials are linalg.reduce ops, broadcast back over the row with linalg.broadcast.
+// Run: ktir run examples/kernels/softmax.mlir -d spyre --arg M=100   (or -d sample_device)
+//   M binds at compile time; for M not a multiple of 32 the row loop runs ceil(M / 32) times
+//   on every tile, the rows past M masked off (normalize-tile-loops). Matches bit for bit.
 #rows = affine_set<(d0, d1)[s0] : (d0 >= 0, -d0 + s0 - 1 >= 0, d1 >= 0, -d1 + 1023 >= 0)>
 #row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 1023 >= 0)>
 #id = affine_map<(d0, d1) -> (d0, d1)>

@@ -334,7 +334,7 @@ STRUCTURAL = frozenset({"linalg.generic", "linalg.reduce", "linalg.yield", "lina
                         "linalg.broadcast",
                         "linalg.transpose", "tensor.empty", "tensor.splat", "tensor.extract",
                         "tensor.collapse_shape", "tensor.expand_shape", "tensor.extract_slice",
-                        "arith.constant"})
+                        "tensor.from_elements", "arith.constant"})
 
 
 def unit_groups_reason(op: Operation, groups: list[list[int]], shape: Sequence[int]) -> str | None:
@@ -375,6 +375,10 @@ def structural_reason(op: Operation) -> str | None:
     elif name == "tensor.splat":
         if len(op.operands) > 1:
             return f"tensor.splat of dynamic shape: {_NOT_YET}"
+    elif name == "tensor.from_elements":
+        if len(op.operands) != 1:
+            return (f"tensor.from_elements of {len(op.operands)} elements (one element, a "
+                    f"splat, is fused): {_NOT_YET}")
     elif name == "arith.constant":
         v = op.properties.get("value")
         if isinstance(v, DenseIntOrFPElementsAttr) and not v.is_splat():

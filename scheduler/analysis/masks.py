@@ -131,7 +131,9 @@ def view_unsupported(view: ktdp.ConstructMemoryViewOp) -> str | None:
         if not any(not any(c[n:]) and k == 0 for c, k in lows) or \
                 any(any(c[n:]) or k < 0 for c, k in lows):
             return (f"a coordinate_set whose dimension {d} does not start at 0 "
-                    f"(d{d} >= 0): {_NOT_YET}")
+                    f"(d{d} >= 0), which normalize-view-origins did not move (it moves views "
+                    "that only access tiles read, from a constant origin; not a part of a "
+                    f"distributed view, nor a lower bound with symbols): {_NOT_YET}")
         if not any(_within(c, k, d, n, size, symbol_of_dim.get(d)) for c, k in highs):
             bound = f"s{symbol_of_dim[d]} - 1" if d in symbol_of_dim else str(size - 1)
             return (f"a coordinate_set that does not keep dimension {d} inside the view "

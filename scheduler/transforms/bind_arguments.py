@@ -11,7 +11,13 @@ becomes
     func.func @k(%x: index, %BLOCK_SIZE: index) {
       %BLOCK_SIZE_1 = arith.constant 128 : index
       %o = arith.muli %id, %BLOCK_SIZE_1 ... }
-The signature is kept (the launch still passes the value). Runtime arguments
+The signature is kept (the launch still passes the value). A memory view whose dynamic strides
+are now constants takes them as static strides (`strides: [%N, 1]` becomes `strides: [2048,
+1]`; its type, which holds no strides, is unchanged); dynamic sizes stay operands (the
+scheduler masks such views with their sizes as symbols). Integer casts of the constants fold
+too (`arith.index_cast`, `arith.sitofp` / `uitofp` to f16, f32, f64: `%Nf = sitofp (index_cast
+%N)` becomes the constant 2048.0, rounded as the cast rounds), so a bound size used as a
+divisor is a constant of the compute, not index arithmetic. Runtime arguments
 (`!ktdp.runtime_arg`) are not bound: they stay symbolic down to DataflowIR, bound at launch.
 An unknown name or a value the argument's type cannot hold is an error naming the option.
 """
@@ -19,25 +25,34 @@ An unknown name or a value the argument's type cannot hold is an error naming th
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
+import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AnyFloat,
+    Float16Type,
+    Float32Type,
+    Float64Type,
     FloatAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
     ModuleOp,
 )
-from xdsl.ir import Attribute, BlockArgument
+from xdsl.ir import Attribute, BlockArgument, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
 from ktir.diagnostics import KtirDiagnostic
+from ktir.dialects import ktdp
 from ktir.dialects.ktdp import RuntimeArgType
+from ktir.dialects.ktdp_types import int_list
 from ktir.semantics import int_bounds
+from scheduler.dialects.ktdf_types import const_int
 from scheduler.rewriting import apply_patterns
 
 
@@ -108,6 +123,63 @@ class BindArguments(RewritePattern):
             rewriter.insert(new, InsertPoint.at_start(fn.body.block))
 
 
+class StaticViewStrides(RewritePattern):
+    """`ktdp.construct_memory_view` with constant stride operands: static strides."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, view: ktdp.ConstructMemoryViewOp,
+                          rewriter: PatternRewriter) -> None:
+        if not view.strides:
+            return
+        consts = [const_int(v) for v in view.strides]
+        if any(c is None for c in consts):
+            return
+        it = iter(consts)
+        strides: list[int | SSAValue] = [
+            next(it) if s == DYNAMIC_INDEX else s  # type: ignore[misc]
+            for s in int_list(view.static_strides)]
+        sizes: list[int | SSAValue] = []
+        dyn = iter(view.sizes)
+        for s in int_list(view.static_sizes):
+            sizes.append(next(dyn) if s == DYNAMIC_INDEX else s)
+        new = ktdp.ConstructMemoryViewOp(view.offset, sizes, strides, view.result.type,
+                                         view.memory_space, view.coordinate_set.data)
+        new.attributes.update(view.attributes)
+        rewriter.replace_op(view, new)
+
+
+_FLOATS = {16: np.float16, 32: np.float32, 64: np.float64}
+
+
+class FoldConstantCasts(RewritePattern):
+    """An integer cast of an integer constant: the constant of the result type."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.IndexCastOp | arith.SIToFPOp | arith.UIToFPOp,
+                          rewriter: PatternRewriter) -> None:
+        v = const_int(op.input)
+        t = op.result.type
+        if v is None:
+            return
+        if isinstance(op, arith.IndexCastOp):
+            if not isinstance(t, IndexType | IntegerType):
+                return
+            width = 64 if isinstance(t, IndexType) else t.width.data
+            lo, hi = int_bounds(width)
+            if not lo <= v <= hi:
+                return
+            c = arith.ConstantOp(IntegerAttr(v, t))
+        else:
+            if not isinstance(t, Float16Type | Float32Type | Float64Type):
+                return
+            if isinstance(op, arith.UIToFPOp) and v < 0:
+                in_t = op.input.type
+                v += 1 << (64 if isinstance(in_t, IndexType) else
+                           cast(IntegerType, in_t).width.data)
+            c = arith.ConstantOp(FloatAttr(float(_FLOATS[t.bitwidth](v)), t))
+        rewriter.replace_op(op, c)
+
+
 @dataclass(frozen=True)
 class BindArgumentsPass(ModulePass):
     """Bind scalar kernel arguments to constants: `bind-arguments{values="BLOCK_SIZE=128"}`
@@ -128,6 +200,7 @@ class BindArgumentsPass(ModulePass):
             return
         bound: set[str] = set()
         apply_patterns(op, [BindArguments(values, bound)])
+        apply_patterns(op, [StaticViewStrides(), FoldConstantCasts()])
         missing = [n for n in values if n not in bound]
         if missing:
             names = sorted({_name(a) for f in op.walk() if isinstance(f, func.FuncOp)

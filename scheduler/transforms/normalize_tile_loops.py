@@ -15,8 +15,19 @@ becomes
 
 The count is taken over every tile of the grid, with the bounds evaluated as the interpreter
 evaluates them (`%end = min(%start + 2, %rows)` via `select` included) and its iterations
-`range(lb, ub, step)`. A loop whose count differs between tiles, or whose bounds depend on
-more than the tile id and constants, is left alone: the legality check says why it is refused.
+`range(lb, ub, step)`.
+
+A loop whose count differs between tiles (1151 rows on 32 tiles: 36 on tiles 0..30, 35 on
+tile 31) runs the largest count on every tile when the iterations past a tile's own count
+change nothing: the loop carries no values, and every store in its body (nested loops
+included) then writes a tile that lies wholly outside its view's coordinate set, so KTIR's
+masking (ktir.md §4.2) drops it; loads there read the padding 0. Proven per tile and per extra
+iteration: some dimension of the stored tile has a subscript that is affine in the loop index
+and the tile id only, and the tile's extent along it misses the view's bounds. The scheduler
+masks these transfers like any tile it cannot prove inside its view (scheduler/analysis/
+masks.py). The body may hold nothing else with effects. A loop that fails this, or whose
+bounds depend on more than the tile id and constants, is left alone: the legality check says
+why it is refused (`tail_refusal`).
 """
 
 from __future__ import annotations
@@ -26,13 +37,22 @@ import math
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import IndexType, ModuleOp
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, MemRefType, ModuleOp
 from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
+from xdsl.traits import (
+    IsTerminator,
+    RecursiveMemoryEffect,
+    is_side_effect_free,
+)
 
-from ktir.dialects.ktdp_types import kernel_grid
+from ktir import affine
+from ktir.diagnostics import op_location
+from ktir.dialects import ktdp
+from ktir.dialects.ktdp_types import int_list, kernel_grid
 from ktir.interpreter.probe import AddressProbe, NotEvaluable
 from scheduler.analysis.index_exprs import IndexExprs, index_constant
 from scheduler.rewriting import apply_patterns
@@ -45,11 +65,8 @@ def _kernel(op: Operation) -> func.FuncOp | None:
     return p
 
 
-def tile_trip_counts(loop: scf.ForOp) -> dict[int, int] | None:
-    """Trip count of the loop on each tile (by linear tile id), or None when its bounds read
-    more than tile ids and constants (arguments, other loops' indices, loaded data) or a step
-    is not positive. Bounds are evaluated as the interpreter does (its AddressProbe:
-    `select`, `cmpi`, min/max and divisions included)."""
+def _tile_bounds(loop: scf.ForOp) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """(lb, ub, step) of the loop on each tile (by linear tile id), or None (see below)."""
     fn = _kernel(loop)
     if fn is None or not isinstance(loop.lb.type, IndexType):
         return None
@@ -67,8 +84,149 @@ def tile_trip_counts(loop: scf.ForOp) -> dict[int, int] | None:
         vals.append(np.broadcast_to(sample.value.reshape(-1), (n,)))
     if np.any(vals[2] <= 0):
         return None
-    counts = np.maximum(-((vals[0] - vals[1]) // vals[2]), 0)
+    return vals[0], vals[1], vals[2]
+
+
+def tile_trip_counts(loop: scf.ForOp) -> dict[int, int] | None:
+    """Trip count of the loop on each tile (by linear tile id), or None when its bounds read
+    more than tile ids and constants (arguments, other loops' indices, loaded data) or a step
+    is not positive. Bounds are evaluated as the interpreter does (its AddressProbe:
+    `select`, `cmpi`, min/max and divisions included)."""
+    got = _tile_bounds(loop)
+    if got is None:
+        return None
+    lb, ub, step = got
+    counts = np.maximum(-((lb - ub) // step), 0)
     return {t: int(c) for t, c in enumerate(counts)}
+
+
+def _tile_coords(op: Operation, t: int) -> dict[SSAValue, int]:
+    """The values of every tile-id result in the kernel of `op` on linear tile `t`."""
+    fn = _kernel(op)
+    grid = (kernel_grid(fn) if fn is not None else None) or (1,)
+    out: dict[SSAValue, int] = {}
+    for o in fn.walk() if fn is not None else ():
+        if isinstance(o, ktdp.GetComputeTileIdOp):
+            if len(o.ids) == 1:
+                out[o.ids[0]] = t
+                continue
+            stride = 1
+            for r, d in zip(o.ids, grid):
+                out[r] = (t // stride) % d
+                stride *= d
+    return out
+
+
+def _view_bounds(view: ktdp.ConstructMemoryViewOp, exprs: IndexExprs
+                 ) -> list[tuple[int | None, int | None]]:
+    """Inclusive bounds per dimension of the view's coordinate set (its symbols, the dynamic
+    sizes, where they are constants), clipped to its static shape."""
+    syms = [exprs.constant(v) for v in view.sizes]
+    aset = view.coordinate_set.data
+    bounds = affine.dim_bounds(aset, syms[:aset.num_symbols] if aset.num_symbols else None)
+    sizes = int_list(view.static_sizes)
+    out: list[tuple[int | None, int | None]] = []
+    for (lo, hi), s in zip(bounds, sizes):
+        if s != DYNAMIC_INDEX:
+            lo = 0 if lo is None else max(lo, 0)
+            hi = s - 1 if hi is None else min(hi, s - 1)
+        out.append((lo, hi))
+    return out
+
+
+def _store_refusal(store: ktdp.StoreOp, loop: scf.ForOp,
+                   extra: dict[int, list[int]]) -> str | None:
+    """Why a store in the body may write in an extra iteration (loop index values `extra`
+    per tile), or None when its tile lies outside its view in all of them."""
+    tile = store.tile.owner
+    if not isinstance(tile, ktdp.ConstructAccessTileOp) or \
+            not isinstance(view := tile.base.owner, ktdp.ConstructMemoryViewOp):
+        return "a store whose tile is not a ktdp.construct_access_tile of a memory view"
+    exprs = IndexExprs()
+    iv = loop.body.block.args[0]
+    args = [exprs.expr(v) for v in tile.indices]
+    if any(a is None for a in args):
+        return "a store whose subscripts are not affine"
+    tbounds = affine.dim_bounds(tile.access_tile_set.data)
+    vbounds = _view_bounds(view, exprs)
+    coords_of = {t: _tile_coords(loop, t) for t in extra}
+    for d, sub in enumerate(tile.base_map.data.results):
+        e = sub.replace_dims_and_symbols(args, [])  # type: ignore[arg-type]
+        used = [i for i, r in enumerate(exprs.roots) if _uses_dim(e, i)]
+        roots = [exprs.roots[i] for i in used]
+        if any(r is not iv and not isinstance(r.owner, ktdp.GetComputeTileIdOp)
+               for r in roots):
+            continue
+        (blo, bhi), (vlo, vhi) = tbounds[d], vbounds[d]
+        if blo is None or bhi is None:
+            continue
+        fmap = AffineMap(len(exprs.roots), 0, (e,))
+        outside = True
+        for t, ivs in extra.items():
+            for v in ivs:
+                vals = [v if r is iv else coords_of[t].get(r, 0) for r in exprs.roots]
+                c = fmap.eval(vals, [])[0]
+                if not ((vhi is not None and c + blo > vhi) or
+                        (vlo is not None and c + bhi < vlo)):
+                    outside = False
+                    break
+            if not outside:
+                break
+        if outside:
+            return None
+    return (f"the store at {_where(store)} is not proven to write outside its view in those "
+            "iterations (no dimension whose subscript depends only on the loop index and the "
+            "tile id leaves the view's coordinate set)")
+
+
+def _uses_dim(e: AffineExpr, i: int) -> bool:
+    if isinstance(e, AffineDimExpr):
+        return e.position == i
+    if isinstance(e, AffineBinaryOpExpr):
+        return _uses_dim(e.lhs, i) or _uses_dim(e.rhs, i)
+    return False
+
+
+def _where(op: Operation) -> str:
+    loc = op_location(op)
+    return f"line {loc[1]}" if loc is not None else op.name
+
+
+_VALUE_DIALECTS = ("arith", "math", "tensor", "linalg", "spyreop")
+
+
+def _on_values(op: Operation) -> bool:
+    """An op on tensors and scalars only (linalg on tensors has no effect trait in xDSL)."""
+    return op.dialect_name() in _VALUE_DIALECTS and not any(
+        isinstance(v.type, MemRefType) for v in (*op.operands, *op.results))
+
+
+def tail_refusal(loop: scf.ForOp) -> str | None:
+    """For a loop whose trip count differs between tiles: why running the largest count on
+    every tile is not sound (see the module docstring), or None when it is."""
+    got = _tile_bounds(loop)
+    if got is None:
+        return "its bounds depend on more than the tile id and constants"
+    lb, ub, step = got
+    counts = np.maximum(-((lb - ub) // step), 0)
+    top = int(counts.max())
+    if loop.results:
+        return "it carries values (iter_args), which the extra iterations would change"
+    extra = {t: [int(lb[t] + k * step[t]) for k in range(int(c), top)]
+             for t, c in enumerate(counts) if c < top}
+    for op in loop.body.walk():
+        if isinstance(op, ktdp.LoadOp):
+            continue
+        if isinstance(op, ktdp.StoreOp):
+            why = _store_refusal(op, loop, extra)
+            if why is not None:
+                return why
+            continue
+        if op.has_trait(RecursiveMemoryEffect) or op.has_trait(IsTerminator) or \
+                is_side_effect_free(op) or _on_values(op):
+            continue
+        return f"its body holds '{op.name}', whose effects the extra iterations would repeat"
+    return None
 
 
 class NormalizeTileLoop(RewritePattern):
@@ -80,9 +238,11 @@ class NormalizeTileLoop(RewritePattern):
         if not any(exprs.depends_on_tile_id(v) for v in (loop.lb, loop.ub, loop.step)):
             return
         counts = tile_trip_counts(loop)
-        if counts is None or len(set(counts.values())) != 1:
+        if counts is None:
             return
-        (count,) = set(counts.values())
+        if len(set(counts.values())) != 1 and tail_refusal(loop) is not None:
+            return
+        count = max(counts.values())
         c0, cn, c1 = index_constant(0), index_constant(count), index_constant(1)
         rewriter.insert_op([c0, cn, c1], InsertPoint.before(loop))
         body = loop.body.block

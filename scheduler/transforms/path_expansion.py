@@ -83,6 +83,14 @@ def _mask(t: DataTransferOp) -> dict:
     return {f"{side}_mask": aset, "mask_symbols": list(t.mask_symbols)}
 
 
+def _mask_key(t: DataTransferOp) -> tuple | None:
+    """What makes two masked loads of one region read the same values: mask and symbols."""
+    if t.mask is None:
+        return None
+    side, aset = t.mask
+    return (side, aset, tuple(t.mask_symbols))
+
+
 def _check_queue(op: Operation, device, src: str, dst: str) -> None:
     """A FIFO of the pipeline rides a queue link that keeps its messages in order (the
     compute stage reads its operands in the order the load stage sends them)."""
@@ -157,13 +165,14 @@ class _Expander:
             mask = _mask(t) if i == 0 else {}  # the first hop reads the masked view
             if i < n - 1:
                 # a region another load already brought into this memory is read from there
-                # (masked loads are not shared: their padding depends on the mask)
-                key = (src, tuple(src_idx), src_map, tuple(sizes), hops.memories[i])
-                buf = None if mask else rb.landed.get(key)
+                # (a masked load only from a load with the same mask: the padding depends
+                # on it)
+                key = (src, tuple(src_idx), src_map, tuple(sizes), hops.memories[i],
+                       _mask_key(t) if i == 0 else None)
+                buf = rb.landed.get(key)
                 if buf is None:
                     buf = rb.buffer(hops.memories[i], t, sizes, elt)
-                    if not mask:
-                        rb.landed[key] = buf
+                    rb.landed[key] = buf
                     rb.add(unit, dist, DataTransferOp(src, src_idx, src_map, sizes, buf,
                                                       [0] * len(sizes), None, sizes, **mask))
                 src, src_idx, src_map = buf, [], None

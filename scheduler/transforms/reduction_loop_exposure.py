@@ -162,7 +162,10 @@ class _Exposer:
         # per exposed generic: (space, vector, [(retyped input slot, the space dim each
         # dim > 1 of its read follows)]); retyped output slots with their space and vector
         self.feeders: dict[Operation, tuple[list[int], tuple[int, ...], list]] = {}
-        self.drains: list[tuple[SSAValue, list[int], tuple[int, ...]]] = []
+        # per generic, its vector shape and the slots it writes: drained in one loop nest, in
+        # the order the generic writes them (one loop per slot would wait for the second
+        # slot's first vector while the generic waits to write the first slot's second)
+        self.drains: dict[Operation, tuple[list[int], tuple[int, ...], list[SSAValue]]] = {}
         self.compute = device.compute_kind
 
     def lanes(self, generics: list[linalg.GenericOp]) -> int:
@@ -280,7 +283,7 @@ class _Exposer:
             for w, r in zip(writes, step.results):
                 slot = self.retype_slot(w, math.prod(vec))
                 inner.append(WriteToFifoOp(r, slot))
-                self.drains.append((slot, space, vec))
+                self.drains.setdefault(g, (space, vec, []))[2].append(slot)
         if loops.outer is not None:
             loops.body.add_ops(inner)
             loops.body.add_op(scf.YieldOp(*(step.results if reducing else [])))
@@ -426,12 +429,12 @@ def _restream(pipeline: PipelineOp, ex: _Exposer) -> None:
             if all(mine):
                 _loop_transfers(mine, space, vec, [p for _, p in reads],  # type: ignore
                                 True)
-        for slot, space, vec in ex.drains:
-            t = next((t for t in draining if t.source is slot), None)
-            if t is not None:
-                _loop_transfers([t], space, vec, [[d if space[d] > 1 else None
-                                                   for d in range(len(space))
-                                                   if space[d] > 1]], False)
+        for space, vec, slots in ex.drains.values():
+            mine = [t for s in slots for t in draining if t.source is s]
+            if mine:
+                follow = [d if space[d] > 1 else None for d in range(len(space))
+                          if space[d] > 1]
+                _loop_transfers(mine, space, vec, [follow] * len(mine), False)
 
 
 def _loop_transfers(transfers: list[DataTransferOp], space: list[int], vec: tuple[int, ...],

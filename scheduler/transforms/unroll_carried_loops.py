@@ -14,6 +14,11 @@ becomes
     %i_1 = arith.constant 1 : index
     %n_1 = arith.addf %n, %one : tensor<4xf32>        (%s is %n_1)
 
+A loop without iter_args is unrolled as well when its body reads a value computed outside it
+from loaded data (layer norm's loop over column blocks reading the row's mean and rstd): left
+on the host, every group it calls would load the row and compute the statistics again; in
+line, the blocks join the statistics' group, which reads the row from device memory once.
+
 The trip count must be known at compile time (bounds that are constants, after
 `--arg` binding and normalize-tile-loops) and at most MAX_TRIPS; iterations follow the
 interpreter's `range(lb, ub, step)`. Nested carried loops unroll from the outside in (an inner
@@ -31,6 +36,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
+from ktir.dialects import ktdp
 from scheduler.analysis.index_exprs import IndexExprs
 from scheduler.dialects.ktdf_types import const_int
 from scheduler.rewriting import apply_patterns
@@ -51,8 +57,27 @@ def trip_range(loop: scf.ForOp) -> range | None:
     return range(lb, ub, step)
 
 
+def reads_loaded_value(loop: scf.ForOp) -> bool:
+    """Whether the body reads a value computed outside the loop from loaded data (a row's
+    mean): left a host loop, every group it calls would load and compute that value again."""
+    seen: set[SSAValue] = set()
+    stack = [v for o in loop.body.walk() for v in o.operands
+             if isinstance(v.owner, Operation) and not loop.is_ancestor(v.owner)]
+    while stack:
+        v = stack.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        owner = v.owner
+        if isinstance(owner, ktdp.LoadOp):
+            return True
+        if isinstance(owner, Operation):
+            stack.extend(w for o in owner.walk() for w in o.operands)
+    return False
+
+
 def _unrollable(op: Operation) -> range | None:
-    if not isinstance(op, scf.ForOp) or not op.iter_args:
+    if not isinstance(op, scf.ForOp) or not (op.iter_args or reads_loaded_value(op)):
         return None
     trips = trip_range(op)
     return trips if trips is not None and len(trips) <= MAX_TRIPS else None

@@ -234,7 +234,7 @@ class Builder:
                 acc = group.loads[leaf.load]
                 idx, amap, sizes = self.side(acc, follows[leaf], ivs, vec)
                 load_ops.append(DataTransferOp(self.cast(acc), idx, amap, sizes, slot, [],
-                                               None, [math.prod(sizes)], **_mask(acc, "source", self.exprs)))
+                                               None, [math.prod(sizes)], **transfer_mask(acc, "source", self.exprs)))
             stages.append(StageOp([], [toks[0]], load_ops))
         stages.append(StageOp(toks[:1] if leaves else [], [toks[-2]],
                               self.compute_body(leaves, follows, slots_in, slots_out, vec),
@@ -244,7 +244,7 @@ class Builder:
         for (acc, _), slot in zip(group.outputs, slots_out):
             idx, amap, sizes = self.side(acc, ident, ivs, vec)
             store_ops.append(DataTransferOp(slot, [], None, [n_vec], self.cast(acc), idx, amap,
-                                            sizes, **_mask(acc, "dest", self.exprs)))
+                                            sizes, **transfer_mask(acc, "dest", self.exprs)))
         stages.append(StageOp([toks[-2]], [toks[-1]], store_ops))
         pipeline = PipelineOp([private, *stages])
         pipeline.location = stores[-1].location
@@ -306,7 +306,7 @@ class Builder:
         return ops
 
 
-def _mask(acc: Access, side: str, exprs: IndexExprs) -> dict:
+def transfer_mask(acc: Access, side: str, exprs: IndexExprs) -> dict:
     """The mask arguments of a transfer through a masked view, or of a tile not provably
     inside its view (scheduler.analysis.masks)."""
     if masks.tile_inside(exprs, acc.tile, acc.view):

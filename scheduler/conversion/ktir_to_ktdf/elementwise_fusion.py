@@ -11,7 +11,7 @@ plus an offset, or a constant), constants (`Const`) and scalars defined outside 
 The fusion generalises, as pipeline.md's step 3 says: named linalg ops (through their bodies),
 `linalg.generic` (through its indexing maps), `arith`/`math`/`spyreop` on tensors or scalars,
 and the ops that only move elements: `linalg.broadcast`, `linalg.fill`, `linalg.transpose`,
-`tensor.splat`, `tensor.extract` (constant indices), `tensor.collapse_shape` /
+`tensor.splat`, `tensor.from_elements` (one element), `tensor.extract` (constant indices), `tensor.collapse_shape` /
 `tensor.expand_shape` (unit dimensions only), `tensor.extract_slice` (static), `tensor.empty`
 (zeros, as the reference interpreter reads it) and splat constants. `build_body` then emits
 the scalar body of the single fused `linalg.generic` of the compute stage. Anything else is
@@ -254,6 +254,7 @@ class _Fuser:
                 self.group.loads.append(access_of(op))
             return Leaf(self.load_index[op], AffineMap.identity(rank))
         if op.name in ("arith.constant", "linalg.generic", "tensor.extract_slice",
+                       "tensor.from_elements",
                        "tensor.collapse_shape", "tensor.expand_shape", "tensor.extract"):
             why = structural_reason(op)
             if why is not None:
@@ -265,6 +266,8 @@ class _Fuser:
             return Const(FloatAttr(0.0, e) if _is_float(e) else IntegerAttr(0, e))
         if isinstance(op, tensor.SplatOp):
             return _compose(self.node(op.input), _broadcast(rank))
+        if isinstance(op, tensor.FromElementsOp):  # one element (structural_reason)
+            return _compose(self.node(op.elements[0]), _broadcast(rank))
         if isinstance(op, linalg.FillOp):
             return _compose(self.node(op.inputs[0]), _broadcast(rank))
         if isinstance(op, tensor.ExtractOp):

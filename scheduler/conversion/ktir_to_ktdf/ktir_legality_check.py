@@ -38,7 +38,7 @@ from ktir.dialects import ktdp
 from scheduler.analysis import masks
 from scheduler.analysis.compute_ops import SCALAR_OPS, unsupported
 from scheduler.analysis.index_exprs import IndexExprs
-from scheduler.transforms.normalize_tile_loops import tile_trip_counts
+from scheduler.transforms.normalize_tile_loops import tail_refusal, tile_trip_counts
 from scheduler.transforms.unroll_carried_loops import MAX_TRIPS, trip_range
 
 _NOT_YET = "not supported by the scheduler yet"
@@ -110,10 +110,18 @@ class _KernelChecker:
                        "arguments can be bound with --arg)")
             else:
                 t0 = min(counts)
-                t1 = next(t for t in sorted(counts) if counts[t] != counts[t0])
-                why = (f"the trip count differs between tiles (tile {t0}: "
-                       f"{counts[t0]}, tile {t1}: {counts[t1]}), and the host runs "
-                       "loops once for all tiles")
+                t1 = next((t for t in sorted(counts) if counts[t] != counts[t0]), t0)
+                differ = (f"the trip count differs between tiles (tile {t0}: "
+                          f"{counts[t0]}, tile {t1}: {counts[t1]})" if t1 != t0 else
+                          f"the trip count is {counts[t0]} on every tile")
+                tail = tail_refusal(op) if t1 != t0 else None
+                if tail is None:
+                    _fail(op, f"loop bounds that depend on the compute tile id: {differ}; "
+                              "run normalize-tile-loops before this check (the pipeline "
+                              "does): it runs the largest count on every tile")
+                why = (f"{differ}, and the host runs loops once for all tiles: the largest "
+                       "count could run on every tile with the extra iterations masked off, "
+                       f"but {tail}")
             _fail(op, f"loop bounds that depend on the compute tile id: {why}: {_NOT_YET}")
         if op.iter_args:
             trips = trip_range(op)

@@ -40,6 +40,7 @@ from ktir.diagnostics import op_error
 from scheduler.analysis.index_exprs import index_constant
 from scheduler.conversion.ktir_to_ktdf.construct_three_stage_pipeline import (
     Builder,
+    transfer_mask,
     vector_shape,
 )
 from scheduler.conversion.ktir_to_ktdf.elementwise_fusion import (
@@ -187,8 +188,9 @@ class ReductionBuilder(Builder):
                 for lf, slot in zip(leaves, ss):
                     acc = group.loads[lf.load]
                     idx, amap, sizes = self.side(acc, follows[lf], ivs, self.block)
-                    load_ops.append(DataTransferOp(self.cast(acc), idx, amap, sizes, slot, [],
-                                                   None, [math.prod(sizes)]))
+                    load_ops.append(DataTransferOp(
+                        self.cast(acc), idx, amap, sizes, slot, [], None, [math.prod(sizes)],
+                        **transfer_mask(acc, "source", self.exprs)))
             stages.append(StageOp([], [toks[0]], load_ops))
         body = self.compute_passes(reads, follows, slots, slots_out)
         stages.append(StageOp(toks[:1] if flat_in else [], [toks[-2]], body,
@@ -202,7 +204,8 @@ class ReductionBuilder(Builder):
             blk = self.out_block(acc)
             idx, amap, sizes = self.side(acc, ident, [ivs[d] for d in dims], blk)
             store_ops.append(DataTransferOp(slot, [], None, [math.prod(blk)], self.cast(acc),
-                                            idx, amap, sizes))
+                                            idx, amap, sizes,
+                                            **transfer_mask(acc, "dest", self.exprs)))
         stages.append(StageOp([toks[-2]], [toks[-1]], store_ops))
         pipeline = PipelineOp([private, *stages])
         pipeline.location = stores[-1].location

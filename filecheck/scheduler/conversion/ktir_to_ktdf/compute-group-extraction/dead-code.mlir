@@ -34,3 +34,31 @@ func.func @dead_code(%A: index, %B: index) {
   }
   return
 }
+
+/// A scalar that only the body of a generic reads (a row's maximum scaling it) goes with that
+/// generic: its load and reduction look used until the generic is gone, so dead code runs
+/// until nothing more goes.
+
+// CHECK-LABEL: func.func @captured(
+// CHECK-SAME:    %[[A:[^:]*]]: index)
+// CHECK-NEXT:    func.call @local_schedule_1(%[[A]]) : (index) -> ()
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
+func.func @captured(%A: index) {
+  %c0 = arith.constant 0 : index
+  %ninf = arith.constant 0xFC00 : f16
+  %Av = ktdp.construct_memory_view %A, sizes: [32, 64], strides: [64, 1] {coordinate_set = #full, memory_space = #ktdp.memory_space<global>} : memref<32x64xf16>
+  %t0 = ktdp.construct_access_tile %Av[%c0, %c0] {access_tile_order = #id, access_tile_set = #one} : memref<32x64xf16> -> !ktdp.access_tile<1x64xindex>
+  %x = ktdp.load %t0 : !ktdp.access_tile<1x64xindex> -> tensor<1x64xf16>
+  %m0 = tensor.splat %ninf : tensor<1xf16>
+  %mx = linalg.reduce { arith.maximumf } ins(%x : tensor<1x64xf16>) outs(%m0 : tensor<1xf16>) dimensions = [1]
+  %m = tensor.extract %mx[%c0] : tensor<1xf16>
+  %e = tensor.empty() : tensor<1x64xf16>
+  %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<1x64xf16>) outs(%e : tensor<1x64xf16>) {
+  ^bb0(%v: f16, %o: f16):
+    %d = arith.divf %v, %m : f16
+    linalg.yield %d : f16
+  } -> tensor<1x64xf16>
+  ktdp.store %y, %t0 : tensor<1x64xf16>, !ktdp.access_tile<1x64xindex>
+  return
+}

@@ -109,3 +109,11 @@ func.func @negative_slice_reduction(%a: tensor<64xf16>) -> tensor<64xf16> {
   return %r : tensor<64xf16>
 }
 // CHECK: error: {{.*}}'spyreop.slice_reduction' op reductions across the lanes of a stick (spyreop.slice_reduction): not supported by the scheduler yet
+
+// -----
+
+func.func @negative_from_elements(%a: f16, %b: f16) -> tensor<2xf16> {
+  %t = tensor.from_elements %a, %b : tensor<2xf16>
+  return %t : tensor<2xf16>
+}
+// CHECK: error: {{.*}}'tensor.from_elements' op tensor.from_elements of 2 elements (one element, a splat, is fused): not supported by the scheduler yet
