@@ -2,12 +2,16 @@
 
     python bench/fuzz.py [--profile thorough|ci] [--cases N] [--jobs 2] [--timeout 30]
                          [--family kernel,device,dfir,cli] [--seed 0] [--save DIR]
+    python bench/fuzz.py --seed 0 --replay kernel:17 [--save DIR]
 
-Cases are drawn by hypothesis from tests/fuzz/cases.py (mutated example kernels, devices and
-DataflowIR, fault programs, command-line misuse) and run in-process in `--jobs` worker
+Cases are drawn from hypothesis strategies in tests/fuzz/cases.py (mutated example kernels,
+devices and DataflowIR, fault programs, command-line misuse), case i of a family from a random
+stream seeded by (seed, family, i) alone, so a failure is named `FAMILY:INDEX` and `--replay`
+regenerates it in any process and reruns it (printing its files, command and output; with
+--save, writing its files to DIR to rerun by hand). They run in-process in `--jobs` worker
 processes (tests/fuzz/harness.py). The `thorough` profile draws 10,000 cases, `ci` 300 (what
 tests/fuzz/test_fuzz.py runs). Outcomes other than exit 0 / located / named are failures; each
-is listed with its command (and, with --save, written to DIR/<n>/ with its files to replay,
+is listed with its command (and, with --save, written to DIR/<family>-<index>/ with its files,
 as soon as it is found).
 Exit 1 when there is one.
 
@@ -36,28 +40,12 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+# run as a script, bench/ is first on sys.path and bench/emulator.py would shadow the
+# emulator package the cases import: the checkout's root goes first instead
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+sys.path.insert(0, str(ROOT))
 
 PROFILES = {"ci": 300, "thorough": 10_000}
-
-
-def collect(strategy, n: int, seed: int) -> list:
-    """`n` examples of a hypothesis strategy (generation only, seeded, no database)."""
-    from hypothesis import HealthCheck, Phase, given, settings
-    from hypothesis import seed as hseed
-
-    out: list = []
-
-    @hseed(seed)
-    @settings(max_examples=n, phases=[Phase.generate], database=None, deadline=None,
-              suppress_health_check=list(HealthCheck))
-    @given(strategy)
-    def draw(case) -> None:
-        out.append(case)
-
-    draw()
-    return out
 
 
 def table(counts: dict[str, Counter], outcomes: tuple[str, ...], seconds: Counter
@@ -96,12 +84,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=30.0, help="seconds per case")
     ap.add_argument("--family", default="kernel,device,dfir,cli")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--save", type=Path, help="write each failing case to DIR/<n>/")
+    ap.add_argument("--save", type=Path, help="write each failing case to DIR/<family>-<index>/")
+    ap.add_argument("--replay", metavar="FAMILY:INDEX",
+                    help="regenerate one case of --seed, print it and rerun it")
     ap.add_argument("--show", type=int, default=30, help="list at most this many failures")
     opts = ap.parse_args(argv)
 
-    from tests.fuzz.cases import FAMILIES
+    from tests.fuzz.cases import FAMILIES, draw_case
     from tests.fuzz.harness import BAD, OUTCOMES, Pool
+
+    if opts.replay:
+        return replay(ap, opts)
 
     families = [f.strip() for f in opts.family.split(",") if f.strip()]
     unknown = set(families) - set(FAMILIES)
@@ -110,10 +103,11 @@ def main(argv: list[str] | None = None) -> int:
     n = opts.cases or PROFILES[opts.profile]
     weights = {f: FAMILIES[f][1] for f in families}
     t0 = time.perf_counter()
-    cases = []
+    cases, keys = [], []
     for i, f in enumerate(families):
         k = n * weights[f] // sum(weights.values()) if i < len(families) - 1 else n - len(cases)
-        cases += collect(FAMILIES[f][0](), k, opts.seed)
+        cases += [draw_case(f, opts.seed, j) for j in range(k)]
+        keys += [f"{f}:{j}" for j in range(k)]
     gen_s = time.perf_counter() - t0
     print(f"{len(cases)} cases ({', '.join(families)}), seed {opts.seed}, generated in "
           f"{gen_s:.0f} s; running on {opts.jobs} worker(s), {opts.timeout:g} s per case",
@@ -132,9 +126,9 @@ def main(argv: list[str] | None = None) -> int:
                 slowest = (outcome.seconds, case)
             if outcome.kind in BAD:
                 failures.append((index, case, outcome))
-                print(f"  [{outcome.kind}] #{index} {case.command()[:160]}", flush=True)
+                print(f"  [{outcome.kind}] {keys[index]} {case.command()[:160]}", flush=True)
                 if opts.save is not None:
-                    save(opts.save / str(index), case, outcome)
+                    save(opts.save / keys[index].replace(":", "-"), case, outcome)
             done += 1
             if done % 500 == 0:
                 print(f"  {done}/{len(cases)} in {time.perf_counter() - t1:.0f} s, "
@@ -146,10 +140,42 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n{len(cases)} cases in {run_s:.0f} s ({len(cases) / run_s:.1f} per second); "
           f"slowest {slowest[0]:.1f} s: {slowest[1].command() if slowest[1] else '-'}")
     for index, case, outcome in sorted(failures, key=lambda f: f[0])[:opts.show]:
-        print(f"\n[{outcome.kind}] #{index} {case.family} ({case.label}): {case.command()}")
+        print(f"\n[{outcome.kind}] {keys[index]} ({case.label}): {case.command()}")
         for line in outcome.excerpt().splitlines():
             print(f"    {line[:200]}")
+    if failures:
+        print(f"\nreplay one with: python bench/fuzz.py --seed {opts.seed} --replay FAMILY:INDEX")
     return 1 if failures else 0
+
+
+def replay(ap: argparse.ArgumentParser, opts) -> int:
+    """Regenerate case FAMILY:INDEX of --seed, print its files and command, run it (in a
+    worker, with the same limits as a fuzz run) and print what it did."""
+    from tests.fuzz.cases import FAMILIES, case_digest, draw_case
+    from tests.fuzz.harness import BAD, Pool
+
+    family, _, index = opts.replay.partition(":")
+    if family not in FAMILIES or not index.isdigit():
+        ap.error(f"--replay wants FAMILY:INDEX with FAMILY one of {', '.join(FAMILIES)}")
+    case = draw_case(family, opts.seed, int(index))
+    print(f"{family}:{index} of seed {opts.seed} ({case.label}), digest "
+          f"{case_digest(case)[:16]}")
+    for name, data in case.files:
+        print(f"--- {name} ({len(data)} bytes)")
+        if len(data) <= 20_000 and b"\0" not in data:
+            print(data.decode("utf-8", "replace").rstrip("\n"))
+    print(f"--- command\n{case.command()}")
+    with Pool(jobs=1, timeout=opts.timeout) as pool:
+        [(_, _, outcome)] = list(pool.run([case]))
+    print(f"--- outcome: {outcome.kind} (exit {outcome.code}, {outcome.seconds:.2f} s)")
+    if outcome.stdout.strip():
+        print(f"--- stdout\n{outcome.stdout.rstrip()}")
+    if outcome.stderr.strip():
+        print(f"--- stderr\n{outcome.stderr.rstrip()}")
+    if opts.save is not None:
+        save(opts.save, case, outcome)
+        print(f"(files written to {opts.save})")
+    return 1 if outcome.kind in BAD else 0
 
 
 if __name__ == "__main__":
