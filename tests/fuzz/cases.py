@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 from hypothesis import strategies as st
+from hypothesis.control import BuildContext
 from hypothesis.errors import StopTest
 from hypothesis.internal.conjecture.data import ConjectureData
 from hypothesis.internal.conjecture.providers import HypothesisProvider
@@ -325,7 +326,8 @@ def draw_case(family: str, seed: int, index: int) -> Case:
         stream = random.Random(f"ktir-fuzz:{seed}:{family}:{index}:{attempt}")
         data = ConjectureData(random=stream, provider=_SeededProvider)
         try:
-            return data.draw(strategy)
+            with BuildContext(data, is_final=False, wrapped_test=draw_case):  # for .map
+                return data.draw(strategy)
         except StopTest:  # the draw ran past hypothesis' choice budget: the next stream
             continue
     raise RuntimeError(f"no {family} case drawn for seed {seed}, index {index}")
