@@ -96,6 +96,10 @@ def select_kernel(module: Operation, name: str | None = None) -> func.FuncOp:
     if len(pick) == 1:
         return pick[0]
     if not pick:
+        decls = [o for o in module.walk() if isinstance(o, func.FuncOp) and not o.body.blocks]
+        if decls:
+            raise op_error(decls[0], f"@{decls[0].sym_name.data} is only declared (it has no "
+                           "body), and the module holds no function with one to run")
         raise KtirDiagnostic("error: the module holds no function to run")
     raise KtirDiagnostic("error: the module holds several kernels ("
                          f"{', '.join('@' + f.sym_name.data for f in pick)}); name one")
