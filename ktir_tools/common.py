@@ -126,27 +126,49 @@ def _npz_arrays(path: Path, data: bytes) -> dict[str, Any]:
         for info in z.infolist():
             name = info.filename.removesuffix(".npy")
             with z.open(info) as f:
-                out[name] = _npy_array(f, path, f"array '{name}'", "--inputs")
+                out[name] = _npy_array(f, path, f"array '{name}'", "--inputs",
+                                       _stored_at(data, info))
     return out
 
 
-def _npy_array(f: Any, path: Path, what: str, option: str) -> Any:
+def _stored_at(data: bytes, info: zipfile.ZipInfo) -> tuple[bytes, int] | None:
+    """(data, offset of the member's bytes in it) for a member stored uncompressed (what
+    numpy.savez writes), so that its array can be read in place; None otherwise."""
+    import struct
+
+    h = info.header_offset
+    if info.compress_type != zipfile.ZIP_STORED or h + 30 > len(data) or \
+            data[h:h + 4] != b"PK\x03\x04":
+        return None
+    name_len, extra_len = struct.unpack_from("<HH", data, h + 26)
+    start = h + 30 + name_len + extra_len
+    return (data, start) if start + info.file_size <= len(data) else None
+
+
+def _npy_array(f: Any, path: Path, what: str, option: str,
+               stored: tuple[bytes, int] | None = None) -> Any:
     """One .npy stream: its header checked (numbers only, within the buffer limit) before
-    the data is read."""
+    the data is read. `stored`: the bytes the stream reads, in place (`_stored_at`), for a
+    read-only array over them instead of a copy."""
     import numpy as np
     from numpy.lib import format as npformat
 
     from ktir.limits import over
 
     version = npformat.read_magic(f)
-    shape, _, dtype = (npformat.read_array_header_1_0(f) if version == (1, 0)
-                       else npformat.read_array_header_2_0(f))
+    shape, fortran, dtype = (npformat.read_array_header_1_0(f) if version == (1, 0)
+                             else npformat.read_array_header_2_0(f))
     if dtype.kind not in "biufc" or dtype.fields is not None:
         raise fail(f"{option} '{path}': {what} holds {_dtype_name(dtype)} values, not numbers")
     count = math.prod(shape)
     if (msg := over("buffer_bytes", count * dtype.itemsize,
                     f"{what} ({'x'.join(map(str, shape)) or 'scalar'} {dtype})")) is not None:
         raise fail(f"{option} '{path}': {msg}")
+    if stored is not None and not fortran and count:
+        data, start = stored
+        offset = start + f.tell()  # past the .npy header
+        if offset + count * dtype.itemsize <= len(data):
+            return np.frombuffer(data, dtype, count, offset).reshape(shape)
     f.seek(0)
     return np.lib.format.read_array(f, allow_pickle=False)
 

@@ -713,6 +713,11 @@ def check_input(spec: ArgumentSpec, value: Any) -> np.ndarray:
         raise KtirDiagnostic(f"error: input '{spec.name}' has shape "
                              f"{'x'.join(map(str, arr.shape)) or 'scalar'} but the kernel's "
                              f"buffer is {want}")
+    if et is not None and et.is_float and arr.dtype == et.storage and (
+            et.decode is not None or et.storage == et.compute):
+        # the buffer's own storage format (fp16 for f16): every value fits as it is
+        out = arr.reshape(spec.shape)
+        return et.decode(out) if et.decode is not None else out
     bad = _unsafe(arr, et) if et is not None else None
     if bad is not None:
         raise KtirDiagnostic(f"error: input '{spec.name}' ({arr.dtype}) cannot fill a buffer "
