@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import math
 import os
+import stat
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -94,10 +95,10 @@ def read_npz(path: Path) -> dict[str, Any]:
     if os.path.isdir(path):
         raise fail(f"--inputs '{path}' is a directory, not an .npz file")
     try:
-        data = read_limited(path, "--inputs")
+        data = _mapped(path) or read_limited(path, "--inputs")
     except OSError as e:
         raise fail(f"cannot read --inputs '{path}': {e.strerror}") from None
-    if not data.startswith(b"PK"):
+    if data[:2] != b"PK":
         what = "empty" if not data else "an .npy file (one array)" if \
             data.startswith(b"\x93NUMPY") else "not an .npz file (a zip of .npy arrays)"
         raise fail(f"--inputs '{path}' is {what}: write it with numpy.savez(path, NAME=array, "
@@ -119,10 +120,44 @@ def _first_line(e: BaseException) -> str:
     return text[:200]
 
 
-def _npz_arrays(path: Path, data: bytes) -> dict[str, Any]:
-    """Each member's header first (dtype and size checked before anything is allocated)."""
+def _mapped(path: Path) -> Any:
+    """A regular file within --max-input-bytes, mapped read-only into memory (its arrays are
+    then read in place, without copying the file); None for an empty or special file (a
+    pipe, a device: read to the limit instead). Raises KtirDiagnostic past the limit."""
+    import mmap
+
+    from ktir.errors import KtirDiagnostic
+    from ktir.limits import CURRENT, OPTIONS
+
+    with open(path, "rb") as f:
+        st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode) or st.st_size == 0:
+            return None
+        if st.st_size > CURRENT.input_bytes:
+            raise KtirDiagnostic(f"error: --inputs '{path}' is larger than the limit of "
+                                 f"{CURRENT.input_bytes:,} bytes (raise it with "
+                                 f"{OPTIONS['input_bytes']})")
+        return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+
+
+class _MapFile:
+    """A mapped file as the file object zipfile reads (mmap lacks `seekable`)."""
+
+    def __init__(self, m: Any) -> None:
+        self._m = m
+
+    def seekable(self) -> bool:
+        return True
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._m, name)
+
+
+def _npz_arrays(path: Path, data: Any) -> dict[str, Any]:
+    """Each member's header first (dtype and size checked before anything is allocated).
+    `data`: the file's bytes, or the file mapped into memory."""
     out: dict[str, Any] = {}
-    with zipfile.ZipFile(io.BytesIO(data)) as z:
+    with zipfile.ZipFile(io.BytesIO(data) if isinstance(data, bytes) else _MapFile(data)) as z:
         for info in z.infolist():
             name = info.filename.removesuffix(".npy")
             with z.open(info) as f:
@@ -131,7 +166,7 @@ def _npz_arrays(path: Path, data: bytes) -> dict[str, Any]:
     return out
 
 
-def _stored_at(data: bytes, info: zipfile.ZipInfo) -> tuple[bytes, int] | None:
+def _stored_at(data: Any, info: zipfile.ZipInfo) -> tuple[Any, int] | None:
     """(data, offset of the member's bytes in it) for a member stored uncompressed (what
     numpy.savez writes), so that its array can be read in place; None otherwise."""
     import struct
@@ -146,7 +181,7 @@ def _stored_at(data: bytes, info: zipfile.ZipInfo) -> tuple[bytes, int] | None:
 
 
 def _npy_array(f: Any, path: Path, what: str, option: str,
-               stored: tuple[bytes, int] | None = None) -> Any:
+               stored: tuple[Any, int] | None = None) -> Any:
     """One .npy stream: its header checked (numbers only, within the buffer limit) before
     the data is read. `stored`: the bytes the stream reads, in place (`_stored_at`), for a
     read-only array over them instead of a copy."""
