@@ -50,6 +50,11 @@ def grid_size(fn: FuncOp) -> int | None:
     return n
 
 
+MAX_TEMPLATE_CORES = 1 << 16
+"""tiles a template device (one core written out) is instantiated for: each costs its core's
+memories, units and datapaths, so a grid of millions would take minutes before the first cycle"""
+
+
 def _cores(device: Device, funcs: dict[str, FuncOp], entry: FuncOp) -> int:
     grids = [n for f in (entry, *funcs.values()) if (n := grid_size(f)) is not None]
     grid = grids[0] if grids else 1
@@ -58,6 +63,10 @@ def _cores(device: Device, funcs: dict[str, FuncOp], entry: FuncOp) -> int:
             raise WiringError(f"the kernel's grid has {grid} tiles but device @{device.name} "
                               f"has {device.max_cores} cores", op=entry)
         return device.max_cores
+    if grid > MAX_TEMPLATE_CORES:
+        raise WiringError(f"the kernel's grid has {grid:,} tiles: the emulator instantiates "
+                          f"template device @{device.name}'s core once per tile, for at most "
+                          f"{MAX_TEMPLATE_CORES:,} tiles", op=entry)
     return grid
 
 
