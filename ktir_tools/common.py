@@ -100,7 +100,7 @@ def read_npz(path: Path) -> dict[str, Any]:
         raise fail(f"cannot read --inputs '{path}': {e.strerror}") from None
     if data[:2] != b"PK":
         what = "empty" if not data else "an .npy file (one array)" if \
-            data.startswith(b"\x93NUMPY") else "not an .npz file (a zip of .npy arrays)"
+            data[:6] == b"\x93NUMPY" else "not an .npz file (a zip of .npy arrays)"
         raise fail(f"--inputs '{path}' is {what}: write it with numpy.savez(path, NAME=array, "
                    "...)")
     try:
