@@ -33,7 +33,8 @@ Measured 2026-12-02 on the project's 2-core machine, ktir-cpu at its mirror's HE
     rope, zero input       1.44   0.75        2.86   1.41   2.0x       1.9x
 
 Outputs agree on every call (no element outside rtol = atol = 1e-2 except 4 of matmul's
-524,288; RoPE bit for bit). The 10x target is met on paged attention only; softmax is just short of it.
+524,288; RoPE bit for bit). The 10x target is met on paged attention only; softmax is just
+short of it.
 The previous table (load 12-17: ktir-cpu 65 / 85 / 43 / 67 / 22 / 22 s, ratios 9.5x, 6.3x,
 6.5x, 13.1x, 2.8x, 1.6x) was taken at three times this load, where both sides' seconds are
 inflated; ktir-cpu's CPU seconds then were ~1.5x today's. Since then the `--inputs` path
