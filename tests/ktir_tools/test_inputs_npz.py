@@ -31,10 +31,12 @@ def test_the_arrays_are_numpys(tmp_path: Path, save) -> None:
     want = np.load(path)
     assert sorted(got) == sorted(want.files)
     for k in want.files:
-        assert got[k].dtype == want[k].dtype and got[k].shape == want[k].shape, k
+        assert got[k].dtype == want[k].dtype, k
+        assert got[k].shape == want[k].shape, k
         assert got[k].tobytes() == want[k].tobytes(), k
     if save is np.savez:  # read in place: no copy of the file
-        assert not got["h"].flags.writeable and not got["h"].flags.owndata
+        assert not got["h"].flags.writeable
+        assert not got["h"].flags.owndata
 
 
 def test_an_fp16_input_runs_as_its_float32_equal(tmp_path: Path) -> None:
