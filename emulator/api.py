@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp
 from xdsl.dialects.func import FuncOp
 
 from arch_descriptions.model import Device, Work
+from arch_descriptions.model.device import MAX_TEMPLATE_CORES
 from emulator.engine import Engine, cycles, failing_op
 from emulator.errors import EmulationError, LeftoverError, RuntimeFault, WiringError
 from emulator.machine import Handle, Machine
@@ -48,11 +49,6 @@ def grid_size(fn: FuncOp) -> int | None:
         if isinstance(d, IntegerAttr):
             n *= d.value.data
     return n
-
-
-MAX_TEMPLATE_CORES = 1 << 16
-"""tiles a template device (one core written out) is instantiated for: each costs its core's
-memories, units and datapaths, so a grid of millions would take minutes before the first cycle"""
 
 
 def _cores(device: Device, funcs: dict[str, FuncOp], entry: FuncOp) -> int:

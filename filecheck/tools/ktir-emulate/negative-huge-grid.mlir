@@ -21,4 +21,4 @@ func.func @k_body() attributes {grid = [1]} {
   }
   func.return
 }
-// CHECK: negative-huge-grid.mlir:7:1: error: 'func.func' op the kernel's grid has 2,658,254 tiles: the emulator instantiates template device @{{.*}}'s core once per tile, for at most 65,536 tiles
+// CHECK: negative-huge-grid.mlir:7:1: error: 'func.func' op the kernel's grid has 2,658,254 tiles: the emulator instantiates template device @{{.*}}'s core once per tile, for at most 16,384 tiles
