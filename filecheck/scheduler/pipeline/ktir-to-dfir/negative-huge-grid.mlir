@@ -1,7 +1,8 @@
 // RUN: not ktir-opt %s -p 'ktir-to-dfir{device=stream_device}' 2>&1 | filecheck %s
 
 /// A template device is instantiated once per tile: a grid of a billion tiles is refused before
-/// its cores are materialised (at ~0.7 ms per tile it would run for days; a fuzz mutant of mul_max, seed 3 kernel:2027).
+/// its cores are materialised (at ~0.7 ms per tile it would run for days; a fuzz mutant of
+/// mul_max, seed 3 kernel:2027).
 
 #rows = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 191 >= 0)>
 #all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 191 >= 0)>
