@@ -34,7 +34,7 @@ Measured on the project's 2-core machine shared with other work (load average 1-
     all       10000    1265    7398   1334         0        3         0       0        0
 
     seed 3 (with the seed-2 fixes), 1,923 s (load 10-12)
-    kernel     4545     402    4143      0         0        0         0       2        0
+    kernel     4545     390    4153      0         0        0         0       2        0
     device     1818     380    1438      0         0        0         0       0        0
     dfir       1818     245    1573      0         0        0         0       0        0
     cli        1819     255     223   1341         0        0         0       0        0
