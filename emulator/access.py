@@ -27,6 +27,10 @@ class ViewSpec:
     __slots__ = ("coeffs", "const", "et", "isz", "shape", "storage", "type")
 
     def __init__(self, coeffs: tuple[int, ...], const: int, mtype: MemRefType, op: Operation):
+        for v in (*coeffs, const):
+            if not -(1 << 63) <= v < 1 << 63:
+                raise UnsupportedOpError(f"the view's layout has the coefficient {v}, beyond "
+                                         "the 64-bit range of element addresses", op=op)
         self.coeffs, self.const = coeffs, const
         self.shape = tuple(int(d) for d in mtype.get_shape())
         self.et = etype(mtype, op)

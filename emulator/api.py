@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp
 from xdsl.dialects.func import FuncOp
 
 from arch_descriptions.model import Device, Work
+from arch_descriptions.model.device import MAX_TEMPLATE_CORES
 from emulator.engine import Engine, cycles, failing_op
 from emulator.errors import EmulationError, LeftoverError, RuntimeFault, WiringError
 from emulator.machine import Handle, Machine
@@ -58,6 +59,10 @@ def _cores(device: Device, funcs: dict[str, FuncOp], entry: FuncOp) -> int:
             raise WiringError(f"the kernel's grid has {grid} tiles but device @{device.name} "
                               f"has {device.max_cores} cores", op=entry)
         return device.max_cores
+    if grid > MAX_TEMPLATE_CORES:
+        raise WiringError(f"the kernel's grid has {grid:,} tiles: the emulator instantiates "
+                          f"template device @{device.name}'s core once per tile, for at most "
+                          f"{MAX_TEMPLATE_CORES:,} tiles", op=entry)
     return grid
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import math
 import os
+import stat
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -100,12 +101,12 @@ def read_npz(path: Path) -> dict[str, Any]:
     if os.path.isdir(path):
         raise fail(f"--inputs '{path}' is a directory, not an .npz file")
     try:
-        data = _read_array_file(path, "--inputs", b"PK")
+        data = _mapped(path) or _read_array_file(path, "--inputs", b"PK")
     except OSError as e:
         raise fail(f"cannot read --inputs '{path}': {e.strerror}") from None
-    if not data.startswith(b"PK"):
+    if data[:2] != b"PK":
         what = "empty" if not data else "an .npy file (one array)" if \
-            data.startswith(b"\x93NUMPY") else "not an .npz file (a zip of .npy arrays)"
+            data[:6] == b"\x93NUMPY" else "not an .npz file (a zip of .npy arrays)"
         raise fail(f"--inputs '{path}' is {what}: write it with numpy.savez(path, NAME=array, "
                    "...)")
     try:
@@ -125,34 +126,90 @@ def _first_line(e: BaseException) -> str:
     return text[:200]
 
 
-def _npz_arrays(path: Path, data: bytes) -> dict[str, Any]:
-    """Each member's header first (dtype and size checked before anything is allocated)."""
+def _mapped(path: Path) -> Any:
+    """A regular file within --max-buffer-bytes (an .npz holds buffers), mapped read-only into memory (its arrays are
+    then read in place, without copying the file); None for an empty or special file (a
+    pipe, a device: read to the limit instead). Raises KtirDiagnostic past the limit."""
+    import mmap
+
+    from ktir.errors import KtirDiagnostic
+    from ktir.limits import CURRENT, OPTIONS
+
+    with open(path, "rb") as f:
+        st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode) or st.st_size == 0:
+            return None
+        if st.st_size > CURRENT.buffer_bytes:
+            raise KtirDiagnostic(f"error: --inputs '{path}' is larger than the limit of "
+                                 f"{CURRENT.buffer_bytes:,} bytes (raise it with "
+                                 f"{OPTIONS['buffer_bytes']})")
+        return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+
+
+class _MapFile:
+    """A mapped file as the file object zipfile reads (mmap lacks `seekable`)."""
+
+    def __init__(self, m: Any) -> None:
+        self._m = m
+
+    def seekable(self) -> bool:
+        return True
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._m, name)
+
+
+def _npz_arrays(path: Path, data: Any) -> dict[str, Any]:
+    """Each member's header first (dtype and size checked before anything is allocated).
+    `data`: the file's bytes, or the file mapped into memory."""
     out: dict[str, Any] = {}
-    with zipfile.ZipFile(io.BytesIO(data)) as z:
+    with zipfile.ZipFile(io.BytesIO(data) if isinstance(data, bytes) else _MapFile(data)) as z:
         for info in z.infolist():
             name = info.filename.removesuffix(".npy")
             with z.open(info) as f:
-                out[name] = _npy_array(f, path, f"array '{name}'", "--inputs")
+                out[name] = _npy_array(f, path, f"array '{name}'", "--inputs",
+                                       _stored_at(data, info))
     return out
 
 
-def _npy_array(f: Any, path: Path, what: str, option: str) -> Any:
+def _stored_at(data: Any, info: zipfile.ZipInfo) -> tuple[Any, int] | None:
+    """(data, offset of the member's bytes in it) for a member stored uncompressed (what
+    numpy.savez writes), so that its array can be read in place; None otherwise."""
+    import struct
+
+    h = info.header_offset
+    if info.compress_type != zipfile.ZIP_STORED or h + 30 > len(data) or \
+            data[h:h + 4] != b"PK\x03\x04":
+        return None
+    name_len, extra_len = struct.unpack_from("<HH", data, h + 26)
+    start = h + 30 + name_len + extra_len
+    return (data, start) if start + info.file_size <= len(data) else None
+
+
+def _npy_array(f: Any, path: Path, what: str, option: str,
+               stored: tuple[Any, int] | None = None) -> Any:
     """One .npy stream: its header checked (numbers only, within the buffer limit) before
-    the data is read."""
+    the data is read. `stored`: the bytes the stream reads, in place (`_stored_at`), for a
+    read-only array over them instead of a copy."""
     import numpy as np
     from numpy.lib import format as npformat
 
     from ktir.limits import over
 
     version = npformat.read_magic(f)
-    shape, _, dtype = (npformat.read_array_header_1_0(f) if version == (1, 0)
-                       else npformat.read_array_header_2_0(f))
+    shape, fortran, dtype = (npformat.read_array_header_1_0(f) if version == (1, 0)
+                             else npformat.read_array_header_2_0(f))
     if dtype.kind not in "biufc" or dtype.fields is not None:
         raise fail(f"{option} '{path}': {what} holds {_dtype_name(dtype)} values, not numbers")
     count = math.prod(shape)
     if (msg := over("buffer_bytes", count * dtype.itemsize,
                     f"{what} ({'x'.join(map(str, shape)) or 'scalar'} {dtype})")) is not None:
         raise fail(f"{option} '{path}': {msg}")
+    if stored is not None and not fortran and count:
+        data, start = stored
+        offset = start + f.tell()  # past the .npy header
+        if offset + count * dtype.itemsize <= len(data):
+            return np.frombuffer(data, dtype, count, offset).reshape(shape)
     f.seek(0)
     return np.lib.format.read_array(f, allow_pickle=False)
 

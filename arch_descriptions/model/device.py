@@ -132,6 +132,13 @@ class Link:
     datapath: Datapath
 
 
+MAX_TEMPLATE_CORES = 1 << 14
+"""cores a template device (one core written out, replicated per tile) is instantiated for,
+by the scheduler and the emulator: each costs its core's units, memories and datapaths (the
+scheduler a handful of ops, the emulator their instances), so a grid of millions of tiles would
+take minutes or hours"""
+
+
 class Device:
     """A described machine. Built by `arch_descriptions.model.build`; read-only afterwards."""
 

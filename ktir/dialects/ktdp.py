@@ -186,6 +186,15 @@ class ConstructMemoryViewOp(IRDLOperation):
             raise VerifyException(
                 f"coordinate_set has {cset.num_symbols} symbols but only {len(self.sizes)} "
                 "dynamic sizes to bind them to")
+        try:
+            bounds = affine.dim_bounds(cset)
+        except affine.NonLinearError:
+            bounds = []
+        for k, (lo, hi) in enumerate(bounds):
+            for b in (lo, hi):
+                if b is not None and not -(1 << 63) <= b < 1 << 63:
+                    raise VerifyException(f"coordinate_set bounds dimension {k} at {b}, beyond "
+                                          "the 64-bit range of index coordinates")
         ms = rtype.memory_space
         if not isinstance(ms, NoneAttr) and isinstance(ms, AnyMemorySpace) \
                 and ms != self.memory_space:

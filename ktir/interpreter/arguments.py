@@ -372,6 +372,10 @@ def _int_ranges(fn: func.FuncOp, probe: AddressProbe) -> dict[SSAValue, tuple[in
             size = int_list(base.static_sizes)[d]
             lo = bounds[0] if bounds[0] is not None else 0
             hi = bounds[1] if bounds[1] is not None else lo + size - 1
+            if lo > hi:
+                raise op_error(base, f"the coordinate set of this view holds no coordinate in "
+                               f"dimension {d} (from {lo} to {hi}), so the indirect subscript "
+                               f"of dimension {d} has nothing to index")
             for p in probe.pointer_deps(iv.offset):
                 old = out.get(p, (lo, hi))
                 out[p] = (max(old[0], lo), min(old[1], hi))
@@ -589,6 +593,10 @@ def _fixed_buffers(infos: list[_ViewInfo], specs: list[ArgumentSpec]) -> list[Ar
             name = f"{name}@{lo}"
         taken.add(name)
         et = group[0].elem
+        if (msg := over("buffer_bytes", length * et.itemsize, f"the device-memory buffer "
+                        f"'{name}' these views address ({length:,} x {_elem_name(et)})")
+                ) is not None:
+            raise op_error(group[0].op, msg)
         spec = ArgumentSpec(name, len(specs) + len(out), "fixed", str(first.type), shape=shape,
                             dtype=et.compute, element_type=_elem_name(et), address=lo,
                             memory="global", start=lo, elem=et)
@@ -677,6 +685,12 @@ def _place_scratchpad(spec: ArgumentSpec, infos: list[_ViewInfo], o: _Override |
         raise op_error(infos[0].op, f"argument '{spec.name}' is given shape "
                        f"{'x'.join(map(str, o.shape))} but its views span "
                        f"{'x'.join(map(str, shape))}")
+    n = math.prod(shape)
+    if (msg := over("buffer_bytes", n * et.itemsize, f"the scratchpad buffer of argument "
+                    f"'{spec.name}' ({'x'.join(map(str, shape))}x{spec.element_type})")
+            ) is not None:
+        widest = max(infos, key=lambda i: math.prod(b[1] - b[0] + 1 for b in cast(tuple, i.box)))
+        raise op_error(widest.op, msg)
     spec.shape = shape
     start_bytes = _align(cursor[False])
     spec.start = spec.address = start_bytes // et.itemsize
@@ -729,6 +743,11 @@ def check_input(spec: ArgumentSpec, value: Any) -> np.ndarray:
         raise KtirDiagnostic(f"error: input '{spec.name}' has shape "
                              f"{'x'.join(map(str, arr.shape)) or 'scalar'} but the kernel's "
                              f"buffer is {want}")
+    if et is not None and et.is_float and arr.dtype == et.storage and (
+            et.decode is not None or et.storage == et.compute):
+        # the buffer's own storage format (fp16 for f16): every value fits as it is
+        out = arr.reshape(spec.shape)
+        return et.decode(out) if et.decode is not None else out
     bad = _unsafe(arr, et) if et is not None else None
     if bad is not None:
         raise KtirDiagnostic(f"error: input '{spec.name}' ({arr.dtype}) cannot fill a buffer "

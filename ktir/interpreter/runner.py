@@ -96,6 +96,10 @@ def select_kernel(module: Operation, name: str | None = None) -> func.FuncOp:
     if len(pick) == 1:
         return pick[0]
     if not pick:
+        decls = [o for o in module.walk() if isinstance(o, func.FuncOp) and not o.body.blocks]
+        if decls:
+            raise op_error(decls[0], f"@{decls[0].sym_name.data} is only declared (it has no "
+                           "body), and the module holds no function with one to run")
         raise KtirDiagnostic("error: the module holds no function to run")
     raise KtirDiagnostic("error: the module holds several kernels ("
                          f"{', '.join('@' + f.sym_name.data for f in pick)}); name one")
@@ -119,11 +123,14 @@ def _load(module_or_path: Any) -> Operation:
     raise TypeError(f"expected a module, a func.func or a path, got {type(module_or_path)}")
 
 
-def _place(machine: Machine, spec: ArgumentSpec, arr: np.ndarray) -> None:
+def _place(machine: Machine, spec: ArgumentSpec, arr: np.ndarray,
+           stored: np.ndarray | None = None) -> None:
+    """`arr` (carriers) into the buffer of `spec`; `stored`: the same values as the memory
+    holds them, when the caller has them (an fp16 input for an f16 buffer)."""
     et = spec.elem
     assert et is not None
     assert spec.start is not None
-    data = et.encode(arr) if et.encode is not None else arr
+    data = stored if stored is not None else et.encode(arr) if et.encode is not None else arr
     if spec.memory == "global":
         mem = machine.device
         err = mem.check(spec.start, spec.start + max(spec.count, 1) - 1, et.itemsize)
@@ -195,6 +202,9 @@ def run_kernel(module_or_path: Any, *, args: dict[str, Any] | None = None, seed:
     made = make_inputs(placed, seed, skip=arrays)
     data = {s.name: check_input(s, arrays[s.name]) if s.name in arrays else made[s.name]
             for s in placed if s.name in arrays or s.name in made}
+    stored = {k: np.asarray(arrays[k]).reshape(s.shape) for k, s in by_name.items()
+              if k in arrays and s.elem is not None and s.elem.encode is not None
+              and np.asarray(arrays[k]).dtype == s.elem.storage and s.elem.is_float}
     grid = kernel_grid_of(fn)
     ntiles = int(np.prod(grid))
     device_bytes = max(((cast(int, s.start) + s.count) * s.elem.itemsize for s in placed
@@ -206,7 +216,7 @@ def run_kernel(module_or_path: Any, *, args: dict[str, Any] | None = None, seed:
         m = Machine(ntiles, scratchpad_bytes, device_bytes)
         for s in placed:
             if s.kind in ("pointer", "fixed"):
-                _place(m, s, data[s.name])
+                _place(m, s, data[s.name], stored.get(s.name))
         return m
 
     machine = fresh_machine()
@@ -245,8 +255,10 @@ def run_kernel(module_or_path: Any, *, args: dict[str, Any] | None = None, seed:
             lo = cast(int, s.start) * s.elem.itemsize
             if _written(machine.device, lo, lo + s.count * s.elem.itemsize):
                 outputs[s.name] = _read_back(machine, s)
+    # device memory itself, not a copy (the run is over; outputs decoded from it are copies
+    # for carrier types, views otherwise)
     return RunResult(fn.sym_name.data, grid, specs, data, outputs, fixed=fixed,
-                     device_bytes=machine.device.buf.copy(), vectorised=vectorised)
+                     device_bytes=machine.device.buf, vectorised=vectorised)
 def _plan(fn: func.FuncOp, overrides: dict[str, str], arrays: dict[str, Any]
           ) -> tuple[list[ArgumentSpec], list[ArgumentSpec]]:
     """The argument plan and the fixed buffers; the given arrays' shapes serve only where the

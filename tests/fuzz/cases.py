@@ -8,17 +8,26 @@
 - `cli_cases`: command-line misuse: bad option values, unwritable outputs, corrupt or
   mismatched `--inputs`, endless inputs.
 
-`FAMILIES` names them with their weight in a mixed run (bench/fuzz.py).
+`FAMILIES` names them with their weight in a mixed run (bench/fuzz.py). `draw_case(family,
+seed, index)` draws one case from its own random stream, seeded by (seed, family, index) alone:
+the same triple gives the same case in any process, whatever was drawn before or in another
+worker, so a failure is replayed from it (`bench/fuzz.py --replay FAMILY:INDEX`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
+import random
 from functools import cache
 from pathlib import Path
 
 import numpy as np
 from hypothesis import strategies as st
+from hypothesis.control import BuildContext
+from hypothesis.errors import StopTest
+from hypothesis.internal.conjecture.data import ConjectureData
+from hypothesis.internal.conjecture.providers import HypothesisProvider
 
 from tests.fuzz import faults
 from tests.fuzz.harness import Case
@@ -169,7 +178,7 @@ def _huge_npz(npy: bytes) -> bytes:
 
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:
-        z.writestr("A.npy", npy)
+        z.writestr(zipfile.ZipInfo("A.npy"), npy)  # a fixed date: the same bytes every time
     return buf.getvalue()
 
 
@@ -298,3 +307,36 @@ FAMILIES = {"kernel": (kernel_cases, 5), "device": (device_cases, 2), "dfir": (d
 
 def any_case() -> st.SearchStrategy[Case]:
     return st.one_of(*(st.one_of(*[s()] * w) for s, w in FAMILIES.values()))
+
+
+class _SeededProvider(HypothesisProvider):
+    """Hypothesis' random choices without its "constants" pool: that pool mixes in literals
+    collected from whatever modules the process has imported, in an order that follows
+    string hashing (random per process), so the same seed drew different cases in different
+    processes. The mutations bring their own interesting numbers (mutations.INTS, FLOATS)."""
+
+    def _maybe_draw_constant(self, choice_type, constraints, *, p=0.05):
+        return None
+
+
+def draw_case(family: str, seed: int, index: int) -> Case:
+    """Case `index` of `family` for `seed`: a function of the three alone."""
+    strategy = FAMILIES[family][0]()
+    for attempt in range(100):
+        stream = random.Random(f"ktir-fuzz:{seed}:{family}:{index}:{attempt}")
+        data = ConjectureData(random=stream, provider=_SeededProvider)
+        try:
+            with BuildContext(data, is_final=False, wrapped_test=draw_case):  # for .map
+                return data.draw(strategy)
+        except StopTest:  # the draw ran past hypothesis' choice budget: the next stream
+            continue
+    raise RuntimeError(f"no {family} case drawn for seed {seed}, index {index}")
+
+
+def case_digest(case: Case) -> str:
+    """A digest of everything a case runs with (stable across processes, unlike hash())."""
+    h = hashlib.sha256(repr((case.family, case.tool, case.argv, case.text, case.nonsense,
+                             case.label)).encode())
+    for name, data in case.files:
+        h.update(name.encode() + b"\0" + data)
+    return h.hexdigest()

@@ -6,8 +6,9 @@ parent (every dialect, pass and the emulator imported once), each case through t
 `main(argv)` with its output captured, so thousands of cases take minutes: a worker has a
 memory limit, and a case that overruns its time is stopped by an alarm (after `timeout`
 seconds of CPU time: on a machine shared with other work, wall time would call slow cases
-hangs) or, stuck in C code or waiting, by killing the worker after a minute more of wall time;
-a killed worker is replaced.
+hangs) or, stuck in C code where the alarm cannot reach, by killing the worker once the case
+has used 10 s more CPU time than that (read from /proc); a worker that waits without using the
+CPU is killed after `(timeout + grace) * 5` seconds of wall time. A killed worker is replaced.
 
 Outcomes (`OUTCOMES`, in table order): `exit 0`; `located` (exit 1 with a
 `file:line:col: error:`); `named` (exit 1 with a one-line `error:` that names the file or
@@ -200,13 +201,23 @@ class _Slot:
     conn: Connection
     job: tuple[int, Case] | None = None
     started: float = 0.0
+    cpu0: float = 0.0
+
+
+def _cpu_seconds(pid: int | None) -> float:
+    """User + system CPU time of process `pid` so far (0 when it cannot be read)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
 
 
 @dataclass
 class Pool:
-    """`jobs` worker processes running cases with `timeout` CPU seconds each (killed after
-    `timeout + grace` seconds of wall time: stuck in C code or waiting) and `memory` bytes of
-    address space (None: no limit)."""
+    """`jobs` worker processes running cases with `timeout` CPU seconds each (the worker
+    killed after 10 CPU seconds more, stuck in C code, or after `(timeout + grace) * 5`
+    seconds of wall time, waiting) and `memory` bytes of address space (None: no limit)."""
 
     jobs: int = 2
     timeout: float = 30.0
@@ -256,6 +267,7 @@ class Pool:
                         done = True
                         break
                     s.job, s.started = nxt, time.perf_counter()
+                    s.cpu0 = _cpu_seconds(s.proc.pid)
                     s.conn.send(nxt)
                     busy += 1
             if busy == 0:
@@ -279,7 +291,8 @@ class Pool:
                     busy -= 1
                     self.slots[i].job = None
                     yield index, case, outcome
-                elif now - s.started > self.timeout + self.grace:
+                elif (_cpu_seconds(s.proc.pid) - s.cpu0 > self.timeout + 10
+                      or now - s.started > (self.timeout + self.grace) * 5):
                     self.slots[i] = self._replace(s)
                     busy -= 1
                     yield index, case, Outcome("timeout", None, now - s.started)

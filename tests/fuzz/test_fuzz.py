@@ -2,30 +2,31 @@
 message, located when its input is text, within the time limit; no traceback, no internal
 error, no mismatch between the emulator and the reference interpreter.
 
-The number of cases follows the hypothesis profile (KTIR_HYPOTHESIS_PROFILE): `ci`, the
-default, runs about 300 (derandomized, so CI sees the same ones every time); `thorough` many
-more. `python bench/fuzz.py` runs 10,000 in parallel and prints the table of outcomes.
+The cases are `draw_case(family, SEED, i)` for i below the profile's count
+(KTIR_HYPOTHESIS_PROFILE): `ci`, the default, runs 300 (seed 0, the same ones every time);
+`thorough` 2,200. A failure names its (family, index): `python bench/fuzz.py --seed 0
+--replay FAMILY:INDEX` regenerates and reruns it. `python bench/fuzz.py` runs 10,000 in
+parallel and prints the table of outcomes.
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
 
-from tests.fuzz.cases import cli_cases, device_cases, dfir_cases, kernel_cases
+from tests.fuzz.cases import FAMILIES, case_digest, draw_case
 from tests.fuzz.harness import BAD, Case, Outcome, Pool, classify
 
 PROFILE = os.environ.get("KTIR_HYPOTHESIS_PROFILE", "ci")
 COUNTS = {"ci": {"kernel": 120, "device": 50, "dfir": 50, "cli": 80},
           "thorough": {"kernel": 1000, "device": 400, "dfir": 400, "cli": 400}}[PROFILE]
-
-
-def fuzz(family: str):
-    return settings(max_examples=COUNTS[family], deadline=None, derandomize=PROFILE == "ci",
-                    suppress_health_check=list(HealthCheck), database=None)
+SEED = 0
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -41,28 +42,55 @@ def check(pool: Pool, case: Case) -> Outcome:
     return outcome
 
 
-@fuzz("kernel")
-@given(case=kernel_cases())
-def test_mutated_kernels(pool: Pool, case: Case) -> None:
-    check(pool, case)
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_fuzzed_cases(pool: Pool, family: str) -> None:
+    """Mutated kernels (ktir-opt, the pipeline, interpret, compile, run), mutated devices,
+    mutated and faulty DataflowIR programs, command-line misuse: no bad outcome."""
+    cases = [draw_case(family, SEED, i) for i in range(COUNTS[family])]
+    bad = [f"[{o.kind}] {family}:{i} ({c.label}) {c.command()[:200]}\n    "
+           + o.excerpt(4).replace("\n", "\n    ")
+           for i, c, o in pool.run(cases) if o.kind in BAD]
+    assert not bad, (f"{len(bad)} failure(s); replay with `python bench/fuzz.py --seed {SEED} "
+                     "--replay FAMILY:INDEX`:\n" + "\n".join(sorted(bad)))
 
 
-@fuzz("device")
-@given(case=device_cases())
-def test_mutated_devices(pool: Pool, case: Case) -> None:
-    check(pool, case)
+DIGESTS = """
+import sys
+sys.path.insert(0, {root!r})
+from tests.fuzz.cases import FAMILIES, case_digest, draw_case
+for family in sorted(FAMILIES):
+    for i in {indices!r}:
+        print(family, i, case_digest(draw_case(family, 7, i)))
+"""
 
 
-@fuzz("dfir")
-@given(case=dfir_cases())
-def test_mutated_and_faulty_dataflow_programs(pool: Pool, case: Case) -> None:
-    check(pool, case)
+def test_a_case_is_a_function_of_seed_family_and_index() -> None:
+    """The same (seed, family, index) gives the same case: drawn twice here, in any order,
+    and in another process with another string-hash seed and other modules imported."""
+    indices = tuple(range(40))
+    here = {}
+    for family in sorted(FAMILIES):
+        for i in reversed(indices):  # another order than the child's
+            here[family, i] = case_digest(draw_case(family, 7, i))
+        assert case_digest(draw_case(family, 7, 5)) == here[family, 5]
+        assert len({here[family, i] for i in indices}) > 1  # and not all the same case
+        assert case_digest(draw_case(family, 8, 5)) != here[family, 5]
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    out = subprocess.run([sys.executable, "-c", DIGESTS.format(root=str(ROOT), indices=indices)],
+                         env=env, capture_output=True, text=True, check=True).stdout
+    there = {(f, int(i)): d for f, i, d in (line.split() for line in out.splitlines())}
+    assert there == here
 
 
-@fuzz("cli")
-@given(case=cli_cases())
-def test_command_line_misuse(pool: Pool, case: Case) -> None:
-    check(pool, case)
+def test_the_input_files_do_not_depend_on_the_clock() -> None:
+    """The `--inputs` files (zip archives, which carry dates) are the same bytes at any time."""
+    from unittest import mock
+
+    from tests.fuzz import cases
+
+    now = cases._input_files()
+    with mock.patch("time.time", return_value=1e9):
+        assert cases._input_files() == now
 
 
 def test_the_harness_sees_each_outcome(pool: Pool) -> None:

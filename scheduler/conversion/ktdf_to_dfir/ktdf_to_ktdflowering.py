@@ -32,6 +32,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
+from arch_descriptions.model.device import MAX_TEMPLATE_CORES
 from ktir.diagnostics import op_error
 from ktir.dialects.ktdp import GetComputeTileIdOp, kernel_grid
 from scheduler.analysis.device import device_of
@@ -334,6 +335,10 @@ class MaterialiseUnits(RewritePattern):
         if device.max_cores is not None and tiles > device.max_cores:
             raise op_error(fn, f"a grid of {tiles} tiles needs {tiles} cores; device "
                                f"@{device.name} has {device.max_cores}")
+        if device.max_cores is None and tiles > MAX_TEMPLATE_CORES:
+            raise op_error(fn, f"a grid of {tiles:,} tiles needs {tiles:,} cores; template "
+                               f"device @{device.name} is instantiated for at most "
+                               f"{MAX_TEMPLATE_CORES:,}")
         units, memories = _kinds_used(fn, device)
         if not all(k in unit_handles(fn) for k in units + memories):
             _materialise(fn, device, tiles, units, memories, rewriter)

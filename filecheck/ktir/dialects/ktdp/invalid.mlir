@@ -205,6 +205,15 @@ func.func @negative_view_set_symbols(%a: index) {
 
 // -----
 
+// A bound past int64 (a fuzz mutant of allreduce.mlir): was an OverflowError in the interpreter.
+func.func @negative_view_set_beyond_int64(%a: index) {
+  %v = ktdp.construct_memory_view %a, sizes: [8, 256], strides: [256, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 9223372036854775808, -d1 + 255 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<8x256xf32>
+  return
+}
+// CHECK: error: {{.*}}coordinate_set bounds dimension 1 at 9223372036854775808, beyond the 64-bit range of index coordinates
+
+// -----
+
 func.func @negative_view_result_space(%a: index) {
   %v = ktdp.construct_memory_view %a, sizes: [32, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<32x64xf16, #ktdp.memory_space<ct_local>>
   return
