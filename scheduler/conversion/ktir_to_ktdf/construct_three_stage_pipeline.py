@@ -193,21 +193,7 @@ class Builder:
         n_vec = math.prod(vec)
         compute = self.device.compute_kind
 
-        bounds = [(index_constant(0), index_constant(extent), index_constant(step))
-                  for extent, step in zip(group.space, vec)]
-        self.rewriter.insert([c for triple in bounds for c in triple],
-                             InsertPoint.before(stores[0]))
-        at = InsertPoint.before(stores[0])
-        ivs: list[SSAValue] = []
-        for d, (lb, ub, st) in enumerate(bounds):
-            body = Block(arg_types=[IndexType()])
-            body.args[0].name_hint = f"v{d}"
-            loop = scf.ForOp(lb.result, ub.result, st.result, [], Region(body))
-            loop.attributes["loop_type"] = LoopTypeAttr(LoopType.PARALLEL_LOOP)
-            self.rewriter.insert(loop, at)
-            ivs.append(body.args[0])
-            body.add_op(scf.YieldOp())
-            at = InsertPoint.before(body.last_op)
+        ivs, at = self.parallel_loops(vec, stores)
 
         in_slots = [FifoSlotType(self.memory_kind(group.loads[lf.load]), compute,
                                  math.prod(self.read_shape(follows[lf], vec)),
@@ -254,6 +240,31 @@ class Builder:
         # the loads, tiles and tensor compute the pipeline replaced, and the index arithmetic
         # only they read, are dead now
         dead_code(self.fn.body, self.rewriter)
+
+    def parallel_loops(self, steps: tuple[int, ...], stores: list[Operation]
+                       ) -> tuple[list[SSAValue], InsertPoint]:
+        """The parallel loops over the group's space in `steps`, and the point inside them
+        where the pipeline goes. They go before the group's last store: every value a
+        transfer reads (subscripts computed between the stores, as an unrolled loop leaves
+        them) is defined by then."""
+        block = stores[0].parent_block()
+        last = max(stores, key=lambda op: block.get_operation_index(op)
+                   if block is not None and op.parent_block() is block else -1)
+        bounds = [(index_constant(0), index_constant(extent), index_constant(step))
+                  for extent, step in zip(self.group.space, steps)]
+        self.rewriter.insert([c for triple in bounds for c in triple], InsertPoint.before(last))
+        at = InsertPoint.before(last)
+        ivs: list[SSAValue] = []
+        for d, (lb, ub, st) in enumerate(bounds):
+            body = Block(arg_types=[IndexType()])
+            body.args[0].name_hint = f"v{d}"
+            loop = scf.ForOp(lb.result, ub.result, st.result, [], Region(body))
+            loop.attributes["loop_type"] = LoopTypeAttr(LoopType.PARALLEL_LOOP)
+            self.rewriter.insert(loop, at)
+            ivs.append(body.args[0])
+            body.add_op(scf.YieldOp())
+            at = InsertPoint.before(body.last_op)
+        return ivs, at
 
     def check_leaf(self, leaf: Leaf, follows: list[Follow], vec: tuple[int, ...]) -> None:
         """A leaf's tile dimensions must follow the vectorised dimensions in order and

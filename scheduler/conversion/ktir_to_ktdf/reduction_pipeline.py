@@ -28,16 +28,14 @@ from __future__ import annotations
 
 import math
 
-from xdsl.dialects import arith, scf, tensor
-from xdsl.dialects.builtin import AffineMapAttr, IndexType, TensorType
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import AffineMapAttr, TensorType
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
-from xdsl.rewriter import InsertPoint
 
 from ktir.diagnostics import op_error
-from scheduler.analysis.index_exprs import index_constant
 from scheduler.conversion.ktir_to_ktdf.construct_three_stage_pipeline import (
     Builder,
     transfer_mask,
@@ -58,8 +56,6 @@ from scheduler.dialects.ktdf import (
     DataTransferOp,
     FifoAllocateOp,
     FifoSlotType,
-    LoopType,
-    LoopTypeAttr,
     PipelineOp,
     PrivateOp,
     PrivateYieldOp,
@@ -149,7 +145,7 @@ class ReductionBuilder(Builder):
         for lf, f in follows.items():
             self.check_leaf(lf, f, self.block)
 
-        ivs, at = self.loops(stores[0])
+        ivs, at = self.parallel_loops(self.block, stores)
         compute = self.device.compute_kind
         in_slots = [[FifoSlotType(self.memory_kind(group.loads[lf.load]), compute,
                                   math.prod(self.read_shape(follows[lf], self.block)),
@@ -213,25 +209,6 @@ class ReductionBuilder(Builder):
         for st in stores:
             self.rewriter.erase(st)
         dead_code(self.fn.body, self.rewriter)
-
-    def loops(self, before: Operation):
-        """The parallel loops over the group's space, one block per iteration."""
-        bounds = [(index_constant(0), index_constant(extent), index_constant(step))
-                  for extent, step in zip(self.group.space, self.block)]
-        self.rewriter.insert([c for triple in bounds for c in triple],
-                             _before(before))
-        at = _before(before)
-        ivs: list[SSAValue] = []
-        for d, (lb, ub, st) in enumerate(bounds):
-            body = Block(arg_types=[IndexType()])
-            body.args[0].name_hint = f"v{d}"
-            loop = scf.ForOp(lb.result, ub.result, st.result, [], Region(body))
-            loop.attributes["loop_type"] = LoopTypeAttr(LoopType.PARALLEL_LOOP)
-            self.rewriter.insert(loop, at)
-            ivs.append(body.args[0])
-            body.add_op(scf.YieldOp())
-            at = _before(body.last_op)
-        return ivs, at
 
     # ---- the compute stage: one generic per pass ---------------------------------------------
 
@@ -420,10 +397,6 @@ class ReductionBuilder(Builder):
 def _element(v) -> Attribute:
     t = v.type if isinstance(v, SSAValue) else v
     return t.get_element_type() if isinstance(t, TensorType) else t
-
-
-def _before(op: Operation) -> InsertPoint:
-    return InsertPoint.before(op)
 
 
 __all__ = ["ReductionBuilder"]
