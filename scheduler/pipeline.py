@@ -29,8 +29,10 @@ FRONTEND: tuple[Step, ...] = (
     Checkpoint.PRE_MAPPING,
     "normalize-tile-loops",
     "unroll-carried-loops",
+    "split-distributed-views",
     "ktir-legality-check",
     "compute-group-extraction",
+    "tile-invariant-groups",
     "construct-three-stage-pipeline",
 )
 

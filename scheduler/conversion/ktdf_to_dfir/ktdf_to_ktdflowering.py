@@ -26,7 +26,7 @@ import itertools
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -71,9 +71,11 @@ def _kinds_used(fn: func.FuncOp, device) -> tuple[list[str], list[str]]:
 
 
 def _materialise(fn: func.FuncOp, device, tiles: int, units: list[str], memories: list[str],
-                 rewriter: PatternRewriter) -> None:
+                 rewriter: PatternRewriter, active: int | None = None) -> None:
     """At the top of `fn`: the tile id, then per kind a get_unit per core, the uniform map
-    and its query by tile id (the handle of the executing tile's unit)."""
+    and its query by tile id (the handle of the executing tile's unit). `active`: the
+    tiles that run the group (`ktdf.active_tiles`, tile-invariant-groups): units on those
+    cores only, memories on every tile's."""
     block = fn.body.block
     tile_ops = [o for o in fn.walk() if isinstance(o, GetComputeTileIdOp)]
     new: list[Operation] = []
@@ -90,6 +92,7 @@ def _materialise(fn: func.FuncOp, device, tiles: int, units: list[str], memories
     keys = [index_constant(c) for c in range(tiles)]
     new += keys
     for kind in units + memories:
+        n = tiles if active is None or kind in memories else min(active, tiles)
         is_memory = kind in device.memories
         per_core = (device.memories[kind].per_core if is_memory
                     else device.units[kind].per_core)
@@ -99,7 +102,7 @@ def _materialise(fn: func.FuncOp, device, tiles: int, units: list[str], memories
             new.append(g)
             continue
         gets = []
-        for c in range(tiles):
+        for c in range(n):
             g = GetUnitOp(device.resource_id(kind, c), kind, core=c)
             g.unit.name_hint = f"{kind.lower()}_{c}"
             gets.append(g)
@@ -257,7 +260,9 @@ class MaterialiseUnits(RewritePattern):
                                f"@{device.name} has {device.max_cores}")
         units, memories = _kinds_used(fn, device)
         if not all(k in unit_handles(fn) for k in units + memories):
-            _materialise(fn, device, tiles, units, memories, rewriter)
+            active = fn.attributes.get("ktdf.active_tiles")
+            _materialise(fn, device, tiles, units, memories, rewriter,
+                         active.value.data if isinstance(active, IntegerAttr) else None)
 
 
 class LowerPipeline(RewritePattern):

@@ -134,8 +134,6 @@ class _KernelChecker:
             _fail(op, f"memory space '{space.kind.data}' is not decided; use "
                       "#ktdp.memory_space<global> or <ct_local>")
         assert isinstance(space, ktdp.MemorySpaceAttr)
-        if space.ct_id.data >= 0:
-            _fail(op, f"views of another tile's scratchpad (ct_id): {_NOT_YET}")
         why = masks.view_unsupported(op)
         if why is not None:
             _fail(op, why)
