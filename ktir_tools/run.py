@@ -117,12 +117,15 @@ def stored(spec, data: np.ndarray) -> np.ndarray:
     return data
 
 
-def launch_args(specs, inputs: dict[str, np.ndarray], memory: str, fixed=()
+def launch_args(specs, inputs: dict[str, np.ndarray], memory: str, fixed=(),
+                scratchpad: str | None = None, tiles: int = 1
                 ) -> tuple[list[Any], dict[str, list[tuple[int, np.ndarray]]]]:
     """The emulator's `args` and `memory_init` for the interpreter's argument plan: buffers
     pass their element address and start in `memory` with their input data (bf16/df16 as
     their 16-bit patterns), scalars pass their value; fixed buffers start in `memory` with
-    theirs."""
+    theirs, and fixed scratchpad buffers (constant-address scratchpad views) in the
+    scratchpad memory kind `scratchpad` of their core (`"LX@1"`; a view of each tile's own
+    scratchpad in each of the `tiles` cores)."""
     argv: list[Any] = []
     init: list[tuple[int, np.ndarray]] = []
     for s in specs:
@@ -131,8 +134,28 @@ def launch_args(specs, inputs: dict[str, np.ndarray], memory: str, fixed=()
             init.append((s.start, stored(s, inputs[s.name])))
         else:
             argv.append(s.value)
-    init += [(s.start, stored(s, inputs[s.name])) for s in fixed]
-    return argv, {memory: init}
+    init += [(s.start, stored(s, inputs[s.name])) for s in fixed if s.memory != "scratchpad"]
+    out = {memory: init}
+    from ktir.interpreter.arguments import scratchpad_image
+
+    for s in fixed:
+        if s.memory == "scratchpad" and scratchpad is not None:
+            own = s.placements[0].ct is None
+            for core in range(tiles) if own else [s.placements[0].ct]:
+                addrs, vals = scratchpad_image(s, inputs[s.name], core if own else None)
+                out.setdefault(f"{scratchpad}@{core}", []).extend(_runs(addrs, vals))
+    return argv, out
+
+
+def _runs(addrs: np.ndarray, vals: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """Scattered elements as (start address, contiguous values) runs."""
+    if not addrs.size:
+        return []
+    order = np.argsort(addrs, kind="stable")
+    a, v = addrs[order], vals[order]
+    cuts = np.flatnonzero(np.diff(a) != 1) + 1
+    return [(int(a[i]), np.ascontiguousarray(v[i:j]))
+            for i, j in zip([0, *cuts], [*cuts, a.size])]
 
 
 GLOBAL_MEMORY = "(rest of global memory)"
@@ -280,7 +303,8 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
     t2 = time.perf_counter()
     mem = dev.global_memory_kind
     check_fits(source, ref, dev)
-    argv, init = launch_args(ref.specs, ref.inputs, mem, ref.fixed)
+    argv, init = launch_args(ref.specs, ref.inputs, mem, ref.fixed,
+                             dev.memory_for_space("ct_local"), int(np.prod(ref.grid)))
     program = compiled.module
     if (dump := dump_dir(dump_programs)) is not None:
         program = located_copy(program, dump / f"{Path(kernel).stem}.dfir.mlir")
