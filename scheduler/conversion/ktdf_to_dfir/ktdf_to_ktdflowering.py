@@ -9,9 +9,10 @@ unit (`%mnilu = uniform.query_map(map:%m, key:%tile)`). Then:
 * each `ktdf.stage` becomes `ktdf_lowering.execute_on %unit { body } {applicable_units}`;
 * each `ktdf.pipeline` becomes an `execute_on` over all its units, with the contents of its
   `ktdf.private` hoisted inside (buffers, FIFO slots, tokens);
-* a stage that writes a scratchpad buffer the next stage reads gets a handshake
+* a stage that writes a scratchpad buffer a later stage reads gets a handshake
   `ktdf_lowering.signal %writer, %reader` at its end, and the reader one at its start
-  (FIFO-connected stages need none);
+  (FIFO-connected stages need none; the reader need not be the next stage: a DMA and a ring
+  unit can both land buffers that one load unit reads);
 * inside loops, the reader releases the buffer at its end and the writer waits for that at
   its start — `scf.if`-guarded to skip the last and the first iteration respectively — so the
   next instance never overwrites a buffer still being read.
@@ -208,15 +209,17 @@ def _lower_pipeline(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
     loops = _enclosing_loops(pipeline, fn)
     head: list[list[Operation]] = [[] for _ in stages]
     tail: list[list[Operation]] = [[] for _ in stages]
-    for i, (w, r) in enumerate(itertools.pairwise(stages)):
-        shared = _buffers_written(w) & _buffers_read(r)
-        if not shared or kinds[i] == kinds[i + 1]:
+    # a writer and a later reader of the same buffer, adjacent or not (two loads that land
+    # in one memory from different units, e.g. a DMA and the ring, feed one load unit)
+    for i, j in itertools.combinations(range(len(stages)), 2):
+        shared = _buffers_written(stages[i]) & _buffers_read(stages[j])
+        if not shared or kinds[i] == kinds[j]:
             continue
-        pair = [units[kinds[i]], units[kinds[i + 1]]]
+        pair = [units[kinds[i]], units[kinds[j]]]
         tail[i].append(SignalOp(pair, applicable_units=[kinds[i]]))
-        head[i + 1].append(SignalOp(pair, applicable_units=[kinds[i + 1]]))
+        head[j].append(SignalOp(pair, applicable_units=[kinds[j]]))
         if loops:  # the next instance must not overwrite what this one still reads
-            tail[i + 1] += _guarded_signal(pair, loops, True, kinds[i + 1])
+            tail[j] += _guarded_signal(pair, loops, True, kinds[j])
             head[i] = _guarded_signal(pair, loops, False, kinds[i]) + head[i]
     outer_body = Block()
     private = pipeline.private_op
