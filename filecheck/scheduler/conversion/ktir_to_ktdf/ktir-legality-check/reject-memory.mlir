@@ -60,14 +60,6 @@ func.func @negative_mask_other_symbol(%A: index, %m: index, %n: index) {
 
 // -----
 
-func.func @negative_ct_id(%A: index) attributes {grid = [4]} {
-  %v = ktdp.construct_memory_view %A, sizes: [32, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<32x64xf16>
-  return
-}
-// CHECK: error: {{.*}}views of another tile's scratchpad (ct_id): not supported by the scheduler yet
-
-// -----
-
 func.func @negative_legacy_space(%A: index) {
   %v = ktdp.construct_memory_view %A, sizes: [32, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.spyre_memory_space<unspecified>} : memref<32x64xf16>
   return
