@@ -189,9 +189,10 @@ class _Split:
         assert d is not None
         dtile = d.tile.owner
         assert isinstance(dtile, ktdp.ConstructAccessTileOp)
+        pieces = self.pieces()  # refuses what cannot be split, with the reason
         tbox = _tile_box(dtile)
         assert tbox is not None
-        for view, pbox, meet in self.pieces():
+        for view, pbox, meet in pieces:
             lo = [m[0] - t[0] for m, t in zip(meet, tbox)]  # in the tiles' points
             ext = [hi - lo_ + 1 for lo_, hi in meet]
             vals: dict[SSAValue, SSAValue] = {}
