@@ -147,6 +147,22 @@ def launch_args(specs, inputs: dict[str, np.ndarray], memory: str, fixed=(),
     return argv, out
 
 
+def read_scratchpad(em, spec, scratchpad: str, grid) -> np.ndarray:
+    """A fixed scratchpad buffer as the emulator left it in the scratchpads of its cores."""
+    from ktir.interpreter.arguments import scratchpad_points
+
+    et = spec.elem
+    raw = np.zeros(spec.shape, et.storage)
+    for ct, addrs, where in scratchpad_points(spec):
+        if not addrs.size:
+            continue
+        lo = int(addrs.min())
+        for core in range(int(np.prod(grid))) if ct is None else [ct]:
+            span = em.read(f"{scratchpad}@{core}", lo, int(addrs.max()) - lo + 1, et.storage)
+            raw[(core, *where) if ct is None else where] = span[addrs - lo]
+    return et.decode(raw) if et.decode is not None else raw
+
+
 def _runs(addrs: np.ndarray, vals: np.ndarray) -> list[tuple[int, np.ndarray]]:
     """Scattered elements as (start address, contiguous values) runs."""
     if not addrs.size:
@@ -321,6 +337,11 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
         et, start = spec.elem, spec.start
         assert et is not None
         assert start is not None
+        if spec.memory == "scratchpad":  # a fixed scratchpad buffer the kernel wrote
+            got = read_scratchpad(em, spec, dev.memory_for_space("ct_local"), ref.grid)
+            report.outputs[name] = got
+            report.checks.append(compare(name, got, want, rtol, atol))
+            continue
         if et.decode is not None:  # bf16/df16: 16-bit patterns in memory
             got = et.decode(em.read(mem, start, want.shape, et.storage))
         else:

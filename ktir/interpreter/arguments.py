@@ -598,6 +598,21 @@ def _fixed_scratchpad_buffers(infos: list[_ViewInfo], specs: list[ArgumentSpec],
     return out
 
 
+def scratchpad_points(spec: ArgumentSpec) -> list[tuple[int | None, np.ndarray, tuple]]:
+    """Per placement of a scratchpad buffer: its tile (None: each executing tile), the
+    element addresses of the points it holds, and their index into the buffer's array
+    (without the leading tile axis)."""
+    out = []
+    for p in spec.placements:
+        idx = np.indices(tuple(hi - lo + 1 for lo, hi in p.box)).reshape(len(p.box), -1)
+        coords = idx + np.asarray([lo for lo, _ in p.box], dtype=np.int64)[:, None]
+        local = coords - np.asarray(p.lo, dtype=np.int64)[:, None]
+        keep = ((local >= 0) & (local < np.asarray(p.sizes)[:, None])).all(axis=0)
+        addrs = cast(int, spec.start) + p.delta + (np.asarray(p.strides) @ local[:, keep])
+        out.append((p.ct, addrs, tuple(coords[:, keep])))
+    return out
+
+
 def scratchpad_image(spec: ArgumentSpec, data: np.ndarray, tile: int | None
                      ) -> tuple[np.ndarray, np.ndarray]:
     """(element addresses, values) a scratchpad buffer puts into the scratchpad of `tile`
@@ -605,14 +620,10 @@ def scratchpad_image(spec: ArgumentSpec, data: np.ndarray, tile: int | None
     et = cast(ElemType, spec.elem)
     stored = et.encode(data) if et.encode is not None else data.astype(et.storage)
     addrs, vals = [], []
-    for p in spec.placements:
-        src = stored[tile] if p.ct is None else stored
-        idx = np.indices(tuple(hi - lo + 1 for lo, hi in p.box)).reshape(len(p.box), -1)
-        coords = idx + np.asarray([lo for lo, _ in p.box], dtype=np.int64)[:, None]
-        local = coords - np.asarray(p.lo, dtype=np.int64)[:, None]
-        keep = ((local >= 0) & (local < np.asarray(p.sizes)[:, None])).all(axis=0)
-        addrs.append(cast(int, spec.start) + p.delta + (np.asarray(p.strides) @ local[:, keep]))
-        vals.append(src[tuple(coords[:, keep])])
+    for ct, a, where in scratchpad_points(spec):
+        src = stored[tile] if ct is None else stored
+        addrs.append(a)
+        vals.append(src[where])
     return np.concatenate(addrs), np.concatenate(vals)
 
 

@@ -58,3 +58,14 @@ def test_remote_view_without_an_inter_core_path_is_refused(tmp_path) -> None:
     with pytest.raises(KtirDiagnostic, match=r"remote_rows\.mlir:\d+:\d+: error: .*device "
                        r"@sample_device has no inter-core path for memory 'L1'"):
         run_and_check(KERNELS / "remote_rows.mlir", "sample_device")
+
+
+def test_store_into_another_cores_scratchpad_is_checked() -> None:
+    report = run_and_check(KERNELS / "negate_across_cores.mlir", "spyre")
+    assert report.match, report.to_json()
+    names = [c.name for c in report.checks]
+    assert "Y" in names  # the scratchpad buffer the kernel wrote is compared
+    x = run_kernel(KERNELS / "negate_across_cores.mlir").inputs["X"]
+    assert np.array_equal(report.outputs["Y"], -x)
+    # the group reads no tile id: core 0 alone runs it, X crosses the ring, Y is its own
+    assert report.emulation.bytes_per_datapath["RING->RING"] == 4 * 64 * 2

@@ -2,7 +2,7 @@
 
 /// A constant-address scratchpad view (data left on chip by an earlier operator, here 4x64
 /// f16 at element 0 of tile 1's LX, 512 B) reserves its range: the scratchpad buffers of the
-/// ring and load hops start after it (element 256 = byte 512, then one stick further).
+/// ring and store hops start after it (element 256 = byte 512, then one stick further).
 
 #s = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #o = affine_map<(d0, d1) -> (d0, d1)>
