@@ -155,7 +155,8 @@ def _read_back_scratchpad(machine: Machine, spec: ArgumentSpec, seeded: np.ndarr
     """A fixed scratchpad buffer as the run left it, when the run changed it (scratchpads
     keep no write log: the bytes are compared with what was seeded)."""
     et = spec.elem
-    assert et is not None and spec.shape is not None
+    assert et is not None
+    assert spec.shape is not None
     before = et.encode(seeded) if et.encode is not None else seeded.astype(et.storage)
     raw = before.copy()
     for ct, addrs, where in scratchpad_points(spec):

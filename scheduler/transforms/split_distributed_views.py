@@ -29,7 +29,13 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import AffineConstraintExpr, AffineConstraintKind, AffineExpr, AffineMap, AffineSet
+from xdsl.ir.affine import (
+    AffineConstraintExpr,
+    AffineConstraintKind,
+    AffineExpr,
+    AffineMap,
+    AffineSet,
+)
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint

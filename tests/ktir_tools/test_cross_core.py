@@ -28,7 +28,8 @@ def test_remote_scratchpad_rows_go_over_the_ring() -> None:
     assert report.to_json()["bytes_per_memory"] == {"DDR": 2 * row_bytes}  # B's writes only
     # the seeded view reached B: both halves hold tile 1's scratchpad data
     b = report.outputs["B"]
-    assert np.array_equal(b[:4], b[4:]) and np.any(b != 0)
+    assert np.array_equal(b[:4], b[4:])
+    assert np.any(b != 0)
 
 
 def test_distributed_view_reads_each_piece_from_its_owner() -> None:
