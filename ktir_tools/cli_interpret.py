@@ -27,7 +27,12 @@ def interpret(
         "Repeatable.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the random inputs.", min=0)] = 0,
     inputs: Annotated[Path | None, typer.Option(
-        help="An .npz file with input arrays by argument name.")] = None,
+        help="An .npz file with input arrays by argument name, or by the name of a "
+        "constant-address view (a fixed buffer): in device memory, or in a scratchpad "
+        "(data an earlier operator left on chip), e.g. A_LX0_view for %A_LX0_view over "
+        "<ct_local, ct_id = 0>: shaped like the view's coordinate box, with a leading "
+        "tile axis for a view of each tile's own scratchpad (<ct_local>). Unnamed ones "
+        "are seeded.")] = None,
     out: Annotated[Path | None, typer.Option(
         help="Write the buffers the kernel wrote to this .npz file.")] = None,
     function: Annotated[str | None, typer.Option(
@@ -43,7 +48,9 @@ def interpret(
     """Run a kernel on the KTIR reference interpreter.
 
     Runs KERNEL on every tile of its grid and lists the device-memory buffers it wrote (name,
-    shape, dtype, CRC-32 checksum of the bytes, sum)."""
+    shape, dtype, CRC-32 checksum of the bytes, sum). Constant-address views are fixed
+    buffers, seeded unless --inputs names them: in device memory, and in scratchpads (a
+    `<ct_local, ct_id = k>` view in tile k's, a `<ct_local>` one in every tile's)."""
     import json as jsonlib
 
     with startup():

@@ -76,7 +76,12 @@ def run(
         "type. Repeatable.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the random inputs.", min=0)] = 0,
     inputs: Annotated[Path | None, typer.Option(
-        help="An .npz file with input arrays by argument name.")] = None,
+        help="An .npz file with input arrays by argument name, or by the name of a "
+        "constant-address view (a fixed buffer): in device memory, or in a scratchpad "
+        "(data an earlier operator left on chip), e.g. A_LX0_view for %A_LX0_view over "
+        "<ct_local, ct_id = 0>: shaped like the view's coordinate box, with a leading "
+        "tile axis for a view of each tile's own scratchpad (<ct_local>). Unnamed ones "
+        "are seeded.")] = None,
     function: Annotated[str | None, typer.Option(
         help="The kernel to run when the module holds several.")] = None,
     rtol: Annotated[float, typer.Option(
@@ -114,9 +119,15 @@ def run(
 
     What runs today: element-wise kernels (with masked / partial tiles, loops, dynamic
     sizes), reductions and normalisations (softmax, rmsnorm: compare with --rtol where the
-    reduction order rounds differently). Not yet: matmul, inter-tile (distributed views,
-    tile futures) and indirect (gather / scatter) access; what the compiler cannot run stops
-    with a diagnostic naming the op and the reason.
+    reduction order rounds differently), views of a given tile's scratchpad (`ct_id`, read
+    over the ring) and distributed views at constant coordinates (each piece read from its
+    owner). Not yet: matmul, inter-tile communication (tile futures) and indirect (gather /
+    scatter) access; what the compiler cannot run stops with a diagnostic naming the op and
+    the reason.
+
+    Scratchpad inputs: a constant-address scratchpad view is a fixed buffer, seeded (or
+    given with --inputs by the view's name) in the scratchpad of its tile on both sides;
+    --json's bytes_per_datapath tells ring bytes (RING->RING) from device-memory bytes.
 
     Arguments: a scalar (index, integer or float) given with --arg NAME=VALUE is bound at
     compile time (subscripts and loop bounds that read it become constants); one the kernel

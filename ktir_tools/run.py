@@ -117,12 +117,15 @@ def stored(spec, data: np.ndarray) -> np.ndarray:
     return data
 
 
-def launch_args(specs, inputs: dict[str, np.ndarray], memory: str, fixed=()
+def launch_args(specs, inputs: dict[str, np.ndarray], memory: str, fixed=(),
+                scratchpad: str | None = None, tiles: int = 1
                 ) -> tuple[list[Any], dict[str, list[tuple[int, np.ndarray]]]]:
     """The emulator's `args` and `memory_init` for the interpreter's argument plan: buffers
     pass their element address and start in `memory` with their input data (bf16/df16 as
     their 16-bit patterns), scalars pass their value; fixed buffers start in `memory` with
-    theirs."""
+    theirs, and fixed scratchpad buffers (constant-address scratchpad views) in the
+    scratchpad memory kind `scratchpad` of their core (`"LX@1"`; a view of each tile's own
+    scratchpad in each of the `tiles` cores)."""
     argv: list[Any] = []
     init: list[tuple[int, np.ndarray]] = []
     for s in specs:
@@ -131,8 +134,44 @@ def launch_args(specs, inputs: dict[str, np.ndarray], memory: str, fixed=()
             init.append((s.start, stored(s, inputs[s.name])))
         else:
             argv.append(s.value)
-    init += [(s.start, stored(s, inputs[s.name])) for s in fixed]
-    return argv, {memory: init}
+    init += [(s.start, stored(s, inputs[s.name])) for s in fixed if s.memory != "scratchpad"]
+    out = {memory: init}
+    from ktir.interpreter.arguments import scratchpad_image
+
+    for s in fixed:
+        if s.memory == "scratchpad" and scratchpad is not None:
+            own = s.placements[0].ct is None
+            for core in range(tiles) if own else [s.placements[0].ct]:
+                addrs, vals = scratchpad_image(s, inputs[s.name], core if own else None)
+                out.setdefault(f"{scratchpad}@{core}", []).extend(_runs(addrs, vals))
+    return argv, out
+
+
+def read_scratchpad(em, spec, scratchpad: str, grid) -> np.ndarray:
+    """A fixed scratchpad buffer as the emulator left it in the scratchpads of its cores."""
+    from ktir.interpreter.arguments import scratchpad_points
+
+    et = spec.elem
+    raw = np.zeros(spec.shape, et.storage)
+    for ct, addrs, where in scratchpad_points(spec):
+        if not addrs.size:
+            continue
+        lo = int(addrs.min())
+        for core in range(int(np.prod(grid))) if ct is None else [ct]:
+            span = em.read(f"{scratchpad}@{core}", lo, int(addrs.max()) - lo + 1, et.storage)
+            raw[(core, *where) if ct is None else where] = span[addrs - lo]
+    return et.decode(raw) if et.decode is not None else raw
+
+
+def _runs(addrs: np.ndarray, vals: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """Scattered elements as (start address, contiguous values) runs."""
+    if not addrs.size:
+        return []
+    order = np.argsort(addrs, kind="stable")
+    a, v = addrs[order], vals[order]
+    cuts = np.flatnonzero(np.diff(a) != 1) + 1
+    return [(int(a[i]), np.ascontiguousarray(v[i:j]))
+            for i, j in zip([0, *cuts], [*cuts, a.size])]
 
 
 GLOBAL_MEMORY = "(rest of global memory)"
@@ -280,7 +319,8 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
     t2 = time.perf_counter()
     mem = dev.global_memory_kind
     check_fits(source, ref, dev)
-    argv, init = launch_args(ref.specs, ref.inputs, mem, ref.fixed)
+    argv, init = launch_args(ref.specs, ref.inputs, mem, ref.fixed,
+                             dev.memory_for_space("ct_local"), int(np.prod(ref.grid)))
     program = compiled.module
     if (dump := dump_dir(dump_programs)) is not None:
         program = located_copy(program, dump / f"{Path(kernel).stem}.dfir.mlir")
@@ -297,6 +337,11 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
         et, start = spec.elem, spec.start
         assert et is not None
         assert start is not None
+        if spec.memory == "scratchpad":  # a fixed scratchpad buffer the kernel wrote
+            got = read_scratchpad(em, spec, dev.memory_for_space("ct_local"), ref.grid)
+            report.outputs[name] = got
+            report.checks.append(compare(name, got, want, rtol, atol))
+            continue
         if et.decode is not None:  # bf16/df16: 16-bit patterns in memory
             got = et.decode(em.read(mem, start, want.shape, et.storage))
         else:

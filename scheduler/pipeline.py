@@ -31,8 +31,10 @@ FRONTEND: tuple[Step, ...] = (
     "normalize-view-origins",
     "normalize-tile-loops",
     "unroll-carried-loops",
+    "split-distributed-views",
     "ktir-legality-check",
     "compute-group-extraction",
+    "tile-invariant-groups",
     "construct-three-stage-pipeline",
 )
 

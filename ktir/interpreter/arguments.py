@@ -485,6 +485,7 @@ def _size_pointers(fn: func.FuncOp, probe: AddressProbe, specs: list[ArgumentSpe
                    ) -> list[ArgumentSpec]:
     per_ptr: dict[SSAValue, list[_ViewInfo]] = {p: [] for p in pointers}
     fixed_views: list[_ViewInfo] = []
+    scratchpad_views: list[_ViewInfo] = []
     failures: dict[SSAValue, tuple[Operation, str]] = {}
     reserved = {True: 0, False: 0}  # end (bytes) of constant-address ranges per memory kind
     for view in fn.walk():
@@ -509,8 +510,7 @@ def _size_pointers(fn: func.FuncOp, probe: AddressProbe, specs: list[ArgumentSpe
         if ptr is None:
             end = (info.rel[1] + 1) * info.elem.itemsize
             reserved[info.is_global] = max(reserved[info.is_global], end)
-            if info.is_global:
-                fixed_views.append(info)
+            (fixed_views if info.is_global else scratchpad_views).append(info)
         else:
             per_ptr[ptr].append(info)
     ranges = _int_ranges(fn, probe)
@@ -558,7 +558,77 @@ def _size_pointers(fn: func.FuncOp, probe: AddressProbe, specs: list[ArgumentSpe
             _place_global(spec, infos, o, cursor)
         else:
             _place_scratchpad(spec, infos, o, cursor, ntiles)
-    return _fixed_buffers(fixed_views, specs)
+    fixed = _fixed_buffers(fixed_views, specs)
+    return fixed + _fixed_scratchpad_buffers(scratchpad_views, specs + fixed, ntiles)
+
+
+def _fixed_scratchpad_buffers(infos: list[_ViewInfo], specs: list[ArgumentSpec], ntiles: int
+                              ) -> list[ArgumentSpec]:
+    """One buffer per constant-address scratchpad view (data an earlier operator left on
+    chip): named after the view, shaped like its coordinate box (with a leading tile axis for
+    a view of the executing tile's own scratchpad), placed at the view's address in the
+    scratchpad of tile `ct_id` (or of every tile). A view that overlaps an earlier one in the
+    same scratchpad shares its bytes and gets no buffer of its own; a view whose set is not a
+    bounded box is not seeded (it reads what the kernel wrote there)."""
+    taken = {s.name for s in specs}
+    out: list[ArgumentSpec] = []
+    seen: list[tuple[int | None, int, int]] = []
+    for info in infos:
+        if info.box is None or info.sizes is None or info.strides is None \
+                or info.delta[0] != info.delta[1] or any(b[1] < b[0] for b in info.box):
+            continue
+        lo, hi = info.rel
+        if any(ct == info.ct and lo <= h and l_ <= hi for ct, l_, h in seen):
+            continue
+        seen.append((info.ct, lo, hi))
+        ext = tuple(b[1] - b[0] + 1 for b in info.box)
+        first = info.op.result
+        name = first.name_hint or f"scratchpad@{lo}"
+        while name in taken:
+            name = f"{name}@{lo}"
+        taken.add(name)
+        et = info.elem
+        shape = (ntiles, *ext) if info.ct is None else ext
+        spec = ArgumentSpec(name, len(specs) + len(out), "fixed", str(first.type), shape=shape,
+                            dtype=et.compute, element_type=_elem_name(et), address=info.delta[0],
+                            memory="scratchpad", start=info.delta[0], elem=et)
+        # the buffer's coordinates are the view's, from 0 (its set's lower bounds)
+        spec.placements.append(Placement(info.ct, 0, info.sizes, info.strides,
+                                         tuple(0 for _ in ext),
+                                         tuple((0, e - 1) for e in ext)))
+        if not et.is_float:
+            spec.int_range = (0, 1) if et.width == 1 else DEFAULT_INT_RANGE
+        out.append(spec)
+    return out
+
+
+def scratchpad_points(spec: ArgumentSpec) -> list[tuple[int | None, np.ndarray, tuple]]:
+    """Per placement of a scratchpad buffer: its tile (None: each executing tile), the
+    element addresses of the points it holds, and their index into the buffer's array
+    (without the leading tile axis)."""
+    out = []
+    for p in spec.placements:
+        idx = np.indices(tuple(hi - lo + 1 for lo, hi in p.box)).reshape(len(p.box), -1)
+        coords = idx + np.asarray([lo for lo, _ in p.box], dtype=np.int64)[:, None]
+        local = coords - np.asarray(p.lo, dtype=np.int64)[:, None]
+        keep = ((local >= 0) & (local < np.asarray(p.sizes)[:, None])).all(axis=0)
+        addrs = cast(int, spec.start) + p.delta + (np.asarray(p.strides) @ local[:, keep])
+        out.append((p.ct, addrs, tuple(coords[:, keep])))
+    return out
+
+
+def scratchpad_image(spec: ArgumentSpec, data: np.ndarray, tile: int | None
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """(element addresses, values) a scratchpad buffer puts into the scratchpad of `tile`
+    (None: of tile `ct_id` of a named placement), in the buffer's storage type."""
+    et = cast(ElemType, spec.elem)
+    stored = et.encode(data) if et.encode is not None else data.astype(et.storage)
+    addrs, vals = [], []
+    for ct, a, where in scratchpad_points(spec):
+        src = stored[tile] if ct is None else stored
+        addrs.append(a)
+        vals.append(src[where])
+    return np.concatenate(addrs), np.concatenate(vals)
 
 
 def _fixed_buffers(infos: list[_ViewInfo], specs: list[ArgumentSpec]) -> list[ArgumentSpec]:

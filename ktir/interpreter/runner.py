@@ -29,6 +29,7 @@ from ktir.interpreter.arguments import (
     kernel_grid_of,
     make_inputs,
     plan_kernel,
+    scratchpad_points,
 )
 from ktir.interpreter.core import Program, TileContext
 from ktir.interpreter.intertile import Exchange, run_grid
@@ -149,9 +150,31 @@ def _place(machine: Machine, spec: ArgumentSpec, arr: np.ndarray,
             addr = spec.start + p.delta + (np.asarray(p.strides) @ local[:, keep])
             if addr.size:
                 err = mem.check(int(addr.min()), int(addr.max()), et.itemsize)
+                if err is not None and spec.kind == "fixed":
+                    continue  # a view past the scratchpad: the kernel's access reports it
                 if err is not None:
                     raise KtirDiagnostic(f"error: input '{spec.name}' {err}")
                 mem.typed(et.storage)[addr] = src[tuple(coords[:, keep])]
+
+
+def _read_back_scratchpad(machine: Machine, spec: ArgumentSpec, seeded: np.ndarray
+                          ) -> np.ndarray | None:
+    """A fixed scratchpad buffer as the run left it, when the run changed it (scratchpads
+    keep no write log: the bytes are compared with what was seeded)."""
+    et = spec.elem
+    assert et is not None
+    assert spec.shape is not None
+    before = et.encode(seeded) if et.encode is not None else seeded.astype(et.storage)
+    raw = before.copy()
+    for ct, addrs, where in scratchpad_points(spec):
+        for tile in range(machine.num_tiles) if ct is None else [ct]:
+            mem = machine.scratchpad(tile)
+            if addrs.size and mem.check(int(addrs.min()), int(addrs.max()),
+                                        et.itemsize) is None:
+                raw[(tile, *where) if ct is None else where] = mem.typed(et.storage)[addrs]
+    if raw.tobytes() == before.tobytes():
+        return None
+    return et.decode(raw) if et.decode is not None else raw
 
 
 def _written(mem: Memory, lo: int, hi: int) -> bool:
@@ -255,6 +278,10 @@ def run_kernel(module_or_path: Any, *, args: dict[str, Any] | None = None, seed:
             lo = cast(int, s.start) * s.elem.itemsize
             if _written(machine.device, lo, lo + s.count * s.elem.itemsize):
                 outputs[s.name] = _read_back(machine, s)
+    for s in fixed:  # scratchpad buffers the kernel wrote into
+        if s.memory == "scratchpad" and (arr := _read_back_scratchpad(
+                machine, s, data[s.name])) is not None:
+            outputs[s.name] = arr
     # device memory itself, not a copy (the run is over; outputs decoded from it are copies
     # for carrier types, views otherwise)
     return RunResult(fn.sym_name.data, grid, specs, data, outputs, fixed=fixed,

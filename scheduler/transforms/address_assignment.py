@@ -9,6 +9,8 @@ buffer's element type (ktir.md D1). The alloc becomes
 and deallocs are erased. A memory that cannot hold its buffers is a located error naming every
 buffer and its size, and so is a view of a device memory larger than that memory (a kernel
 buffer in global memory). Capacities come from the device model (`size` of the memory kind).
+A scratchpad's buffers start after the ranges its constant-address views name (data left
+on chip by an earlier operator: `reserved_bytes`).
 """
 
 from __future__ import annotations
@@ -28,8 +30,11 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from ktir.diagnostics import op_error, op_location
+from ktir.dialects import ktdp
+from ktir.dialects.ktdp_types import int_list
 from scheduler.analysis.device import device_of
 from scheduler.analysis.index_exprs import index_constant
+from scheduler.dialects.ktdf_types import const_int
 from scheduler.rewriting import apply_patterns, replace_keeping_names
 
 STICK_BYTES = 128
@@ -88,12 +93,40 @@ def check_views(fn: func.FuncOp, device) -> None:
                                f"{mem.size} B")
 
 
-def plan_function(fn: func.FuncOp, device) -> dict[memref.AllocOp, int]:
+def reserved_bytes(module: ModuleOp, device) -> dict[str, int]:
+    """Per scratchpad kind, the end (bytes) of the ranges the kernel's constant-address views
+    name there (data an earlier operator left on chip, `<ct_local, ct_id = k>` at element
+    12288): buffers are placed after them, in every compute group (a later group may read
+    what an earlier one must not overwrite). Global memory holds the kernel's buffers at
+    addresses the host chooses and reserves nothing here."""
+    out: dict[str, int] = {}
+    for cast in module.walk():
+        if not isinstance(cast, memref.MemorySpaceCastOp):
+            continue
+        t = cast.dest.type
+        view = cast.source.owner
+        if not isinstance(view, ktdp.ConstructMemoryViewOp) or not isinstance(
+                t, MemRefType) or not isinstance(t.memory_space, StringAttr):
+            continue
+        mem = device.memories.get(t.memory_space.data)
+        offset = const_int(view.offset)
+        sizes, strides = int_list(view.static_sizes), int_list(view.static_strides)
+        if mem is None or mem.depth == 0 or offset is None or view.sizes or view.strides:
+            continue
+        last = offset + sum((n - 1) * st for n, st in zip(sizes, strides) if n > 0)
+        end = (last + 1) * element_bytes(t)
+        out[mem.kind] = max(out.get(mem.kind, 0), end)
+    return out
+
+
+def plan_function(fn: func.FuncOp, device, reserved: dict[str, int] | None = None
+                  ) -> dict[memref.AllocOp, int]:
     """The element address of each of the function's device-memory buffers: the bump
     allocation sees every buffer of a memory at once (offsets follow one another, and a full
-    memory is reported with all its buffers)."""
+    memory is reported with all its buffers), from the end of the memory's `reserved`
+    bytes on."""
     check_views(fn, device)
-    used: dict[str, int] = {}
+    used: dict[str, int] = dict(reserved or {})
     placed: dict[str, list[_Placed]] = {}
     for alloc in [o for o in fn.walk() if isinstance(o, memref.AllocOp)]:
         t = alloc.memref.type
@@ -163,7 +196,8 @@ class AddressAssignmentPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         device = device_of(op, self.name)
         plan: dict[memref.AllocOp, int] = {}
+        reserved = reserved_bytes(op, device)
         for fn in op.walk():
             if isinstance(fn, func.FuncOp) and not fn.is_declaration:
-                plan |= plan_function(fn, device)
+                plan |= plan_function(fn, device, reserved)
         apply_patterns(op, [PlaceBuffer(plan), EraseDealloc()])

@@ -30,6 +30,7 @@ from xdsl.rewriter import InsertPoint
 
 from ktir.diagnostics import op_error
 from scheduler.analysis.device import device_of
+from scheduler.analysis.placement import inter_core_unit, owner_core
 from scheduler.dialects.ktdf import (
     CreateTokenOp,
     DataTransferOp,
@@ -150,6 +151,16 @@ class _Expander:
         far = slot.src_kind if t.dest_is_fifo else slot.dst_kind
         return far in self.device.memories
 
+    def inter_core(self, t: DataTransferOp, memory_kind: str) -> str:
+        """The unit that reaches another core's `memory_kind` (placement.inter_core_unit)."""
+        unit = inter_core_unit(self.device, memory_kind)
+        if unit is None:
+            raise op_error(t, f"device @{self.device.name} has no inter-core path for memory "
+                              f"'{memory_kind}' (a unit with datapaths from and to it and "
+                              "links between its own instances, like a ring): views of a "
+                              "given tile's scratchpad (ct_id) cannot be reached")
+        return unit
+
     def expand_load(self, t: DataTransferOp, rb: _Rebuild) -> None:
         slot_t = t.destination.type
         assert isinstance(slot_t, FifoSlotType)
@@ -160,9 +171,16 @@ class _Expander:
         elt = slot_t.element_type
         src, src_idx, src_map = t.source, list(t.source_indices), t.source_map
         n = len(hops.units)
+        first_mask = _mask(t)
+        if owner_core(t.source) is not None:  # another core's scratchpad: over the ring first
+            ring = self.inter_core(t, src_mem)
+            buf = rb.buffer(src_mem, t, sizes, elt)
+            rb.add(ring, n + 1, DataTransferOp(src, src_idx, src_map, sizes, buf,
+                                               [0] * len(sizes), None, sizes, **first_mask))
+            src, src_idx, src_map, first_mask = buf, [], None, {}
         for i, unit in enumerate(hops.units):
             dist = n - i
-            mask = _mask(t) if i == 0 else {}  # the first hop reads the masked view
+            mask = first_mask if i == 0 else {}  # the first hop reads the masked view
             if i < n - 1:
                 # a region another load already brought into this memory is read from there
                 # (a masked load only from a load with the same mask: the padding depends
@@ -199,17 +217,22 @@ class _Expander:
         n = len(hops.units)
         src: SSAValue = t.source
         src_idx: list[SSAValue | int] = []
+        remote = owner_core(t.destination) is not None
         for i, unit in enumerate(hops.units):
-            if i < n - 1:
+            if i < n - 1 or remote:
                 buf = rb.buffer(hops.memories[i], t, sizes, elt)
                 dst, dst_idx, dst_map = buf, [0] * len(sizes), None
             else:
                 dst, dst_idx, dst_map = t.destination, list(t.dest_indices), t.dest_map
             src_sizes = t.mixed_source_sizes if i == 0 else sizes
-            mask = _mask(t) if i == n - 1 else {}  # the last hop writes the masked view
+            mask = _mask(t) if i == n - 1 and not remote else {}  # the last hop writes the view
             rb.add(unit, -(i + 1), DataTransferOp(src, src_idx, None, src_sizes, dst, dst_idx,
                                                   dst_map, sizes, **mask))
             src, src_idx = dst, [0] * len(sizes)
+        if remote:  # into another core's scratchpad: the ring carries the local copy there
+            rb.add(self.inter_core(t, dst_mem), -(n + 1), DataTransferOp(
+                src, src_idx, None, sizes, t.destination, list(t.dest_indices), t.dest_map,
+                sizes, **_mask(t)))
         self.retype[t.source] = FifoSlotType(self.compute, hops.units[0],
                                              slot_t.num_elements, elt)
 

@@ -9,9 +9,10 @@ unit (`%mnilu = uniform.query_map(map:%m, key:%tile)`). Then:
 * each `ktdf.stage` becomes `ktdf_lowering.execute_on %unit { body } {applicable_units}`;
 * each `ktdf.pipeline` becomes an `execute_on` over all its units, with the contents of its
   `ktdf.private` hoisted inside (buffers, FIFO slots, tokens);
-* a stage that writes a scratchpad buffer the next stage reads gets a handshake
+* a stage that writes a scratchpad buffer a later stage reads gets a handshake
   `ktdf_lowering.signal %writer, %reader` at its end, and the reader one at its start
-  (FIFO-connected stages need none);
+  (FIFO-connected stages need none; the reader need not be the next stage: a DMA and a ring
+  unit can both land buffers that one load unit reads);
 * inside loops, the reader releases the buffer at its end and the writer waits for that at
   its start — `scf.if`-guarded to skip the last and the first iteration respectively — so the
   next instance never overwrites a buffer still being read.
@@ -26,7 +27,7 @@ import itertools
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -72,9 +73,11 @@ def _kinds_used(fn: func.FuncOp, device) -> tuple[list[str], list[str]]:
 
 
 def _materialise(fn: func.FuncOp, device, tiles: int, units: list[str], memories: list[str],
-                 rewriter: PatternRewriter) -> None:
+                 rewriter: PatternRewriter, active: int | None = None) -> None:
     """At the top of `fn`: the tile id, then per kind a get_unit per core, the uniform map
-    and its query by tile id (the handle of the executing tile's unit)."""
+    and its query by tile id (the handle of the executing tile's unit). `active`: the
+    tiles that run the group (`ktdf.active_tiles`, tile-invariant-groups): units on those
+    cores only, memories on every tile's."""
     block = fn.body.block
     tile_ops = [o for o in fn.walk() if isinstance(o, GetComputeTileIdOp)]
     new: list[Operation] = []
@@ -91,6 +94,7 @@ def _materialise(fn: func.FuncOp, device, tiles: int, units: list[str], memories
     keys = [index_constant(c) for c in range(tiles)]
     new += keys
     for kind in units + memories:
+        n = tiles if active is None or kind in memories else min(active, tiles)
         is_memory = kind in device.memories
         per_core = (device.memories[kind].per_core if is_memory
                     else device.units[kind].per_core)
@@ -100,7 +104,7 @@ def _materialise(fn: func.FuncOp, device, tiles: int, units: list[str], memories
             new.append(g)
             continue
         gets = []
-        for c in range(tiles):
+        for c in range(n):
             g = GetUnitOp(device.resource_id(kind, c), kind, core=c)
             g.unit.name_hint = f"{kind.lower()}_{c}"
             gets.append(g)
@@ -250,15 +254,16 @@ def _one_way(units: list[SSAValue], kind: str, mode: str, cond: tuple[str, int] 
 
 def _modulo_signals(pipeline: PipelineOp, loops: list[scf.ForOp], copies: int,
                     pair: list[SSAValue], wkind: str, rkind: str,
-                    head: list[list[Operation]], tail: list[list[Operation]], i: int) -> None:
+                    head: list[list[Operation]], tail: list[list[Operation]], i: int,
+                    j: int) -> None:
     """With N copies of the buffers (`modulo(size : N)`): the writer posts "full" after its
     work and the reader waits for it before its own; the reader posts "free" after its work
     except in the last N iterations, and the writer waits for it before its work except in
     the first N, so the writer runs up to N instances ahead."""
     _, _, total = _linear_iteration(loops, pipeline)
     tail[i].append(_one_way(pair, wkind, "send", None, loops, pipeline)[0])
-    head[i + 1].append(_one_way(pair, rkind, "recv", None, loops, pipeline)[0])
-    tail[i + 1] += _one_way(pair, rkind, "send", ("lt", total - copies), loops, pipeline)
+    head[j].append(_one_way(pair, rkind, "recv", None, loops, pipeline)[0])
+    tail[j] += _one_way(pair, rkind, "send", ("lt", total - copies), loops, pipeline)
     head[i] = _one_way(pair, wkind, "recv", ("ge", copies), loops, pipeline) + head[i]
 
 
@@ -281,19 +286,21 @@ def _lower_pipeline(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
     head: list[list[Operation]] = [[] for _ in stages]
     tail: list[list[Operation]] = [[] for _ in stages]
     copies = pipeline.modulo or 1
-    for i, (w, r) in enumerate(itertools.pairwise(stages)):
-        shared = _buffers_written(w) & _buffers_read(r)
-        if not shared or kinds[i] == kinds[i + 1]:
+    # a writer and a later reader of the same buffer, adjacent or not (two loads that land
+    # in one memory from different units, e.g. a DMA and the ring, feed one load unit)
+    for i, j in itertools.combinations(range(len(stages)), 2):
+        shared = _buffers_written(stages[i]) & _buffers_read(stages[j])
+        if not shared or kinds[i] == kinds[j]:
             continue
-        pair = [units[kinds[i]], units[kinds[i + 1]]]
+        pair = [units[kinds[i]], units[kinds[j]]]
         if copies > 1 and loops:
-            _modulo_signals(pipeline, loops, copies, pair, kinds[i], kinds[i + 1],
-                            head, tail, i)
+            _modulo_signals(pipeline, loops, copies, pair, kinds[i], kinds[j], head, tail,
+                            i, j)
             continue
         tail[i].append(SignalOp(pair, applicable_units=[kinds[i]]))
-        head[i + 1].append(SignalOp(pair, applicable_units=[kinds[i + 1]]))
+        head[j].append(SignalOp(pair, applicable_units=[kinds[j]]))
         if loops:  # the next instance must not overwrite what this one still reads
-            tail[i + 1] += _guarded_signal(pair, loops, True, kinds[i + 1])
+            tail[j] += _guarded_signal(pair, loops, True, kinds[j])
             head[i] = _guarded_signal(pair, loops, False, kinds[i]) + head[i]
     outer_body = Block()
     private = pipeline.private_op
@@ -341,7 +348,9 @@ class MaterialiseUnits(RewritePattern):
                                f"{MAX_TEMPLATE_CORES:,}")
         units, memories = _kinds_used(fn, device)
         if not all(k in unit_handles(fn) for k in units + memories):
-            _materialise(fn, device, tiles, units, memories, rewriter)
+            active = fn.attributes.get("ktdf.active_tiles")
+            _materialise(fn, device, tiles, units, memories, rewriter,
+                         active.value.data if isinstance(active, IntegerAttr) else None)
 
 
 class LowerPipeline(RewritePattern):

@@ -3,7 +3,9 @@ handles, and why. Mutates nothing.
 
 The accepted subset is what the rest of the pipeline lowers end to end (the table in
 `scheduler.analysis.compute_ops` is shared with the DataflowIR lowering):
-views over `global` or `ct_local` memory with static strides whose coordinate set is their
+views over `global` or `ct_local` memory (the executing tile's scratchpad or, with `ct_id`,
+a given tile's: path-expansion routes those over the device's inter-core unit) with static
+strides whose coordinate set is their
 box — or, masked (`scheduler.analysis.masks`), views of dynamic size (`sizes: [%n]`) or with a
 box-shaped coordinate set inside their shape —, runtime arguments, access tiles over boxes in
 identity order (masked where they cannot be proven inside their view), loads and
@@ -44,7 +46,9 @@ from scheduler.transforms.unroll_carried_loops import MAX_TRIPS, trip_range
 _NOT_YET = "not supported by the scheduler yet"
 
 _UNSUPPORTED_KTDP = {
-    ktdp.ConstructDistributedMemoryViewOp: "distributed memory views",
+    ktdp.ConstructDistributedMemoryViewOp: "distributed memory views other than loads of an "
+                                           "element-wise store (split-distributed-views "
+                                           "splits those per piece)",
     ktdp.ConstructIndirectAccessTileOp: "indirect access tiles",
     ktdp.InterTileProduceOp: "inter-tile communication",
     ktdp.InterTileReduceOp: "inter-tile communication",
@@ -142,8 +146,6 @@ class _KernelChecker:
             _fail(op, f"memory space '{space.kind.data}' is not decided; use "
                       "#ktdp.memory_space<global> or <ct_local>")
         assert isinstance(space, ktdp.MemorySpaceAttr)
-        if space.ct_id.data >= 0:
-            _fail(op, f"views of another tile's scratchpad (ct_id): {_NOT_YET}")
         why = masks.view_unsupported(op)
         if why is not None:
             _fail(op, why)

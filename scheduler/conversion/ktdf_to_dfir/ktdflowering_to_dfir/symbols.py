@@ -30,10 +30,11 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from ktir.diagnostics import op_error
 from ktir.dialects import ktdp
 from ktir.dialects.ktdp_types import int_list
+from scheduler.analysis.placement import owner_core
 from scheduler.analysis.symbols import symbol_ids
 from scheduler.conversion.ktdf_to_dfir.ktdflowering_to_dfir.programs import Program, Programs
 from scheduler.rewriting import replace_keeping_names
-from spyrecode.dialects.dataflow import GetLogicalMemoryViewOp
+from spyrecode.dialects.dataflow import GetLogicalMemoryViewOp, GetUnitOp
 from spyrecode.dialects.symbol import CreateSymbolOp
 
 
@@ -53,8 +54,16 @@ def strided(strides: list[int]) -> AffineMap:
     return AffineMap(len(strides), 0, (e,))
 
 
-def _memory(op: Operation, program: Program, t: MemRefType) -> SSAValue:
+def _memory(op: Operation, program: Program, t: MemRefType, core: int | None = None
+            ) -> SSAValue:
+    """The memory holding a view: the executing tile's instance of its kind, or core
+    `core`'s (a view of a given tile's scratchpad, `ct_id`)."""
     kind = t.memory_space.data  # type: ignore[union-attr]
+    if core is not None:
+        for g in program.prelude.ops:
+            if isinstance(g, GetUnitOp) and g.kind == kind and g.core == core:
+                return g.unit
+        raise op_error(op, f"no memory of kind '{kind}' is materialised for core {core}")
     handle = program.unit(kind, outside_cores=True)
     if handle is None:
         raise op_error(op, f"no unit of memory kind '{kind}' is materialised")
@@ -108,7 +117,7 @@ class LowerView(RewritePattern):
             s.result.name_hint = start.name_hint
             new.append(s)
         t = view.result.type
-        g = GetLogicalMemoryViewOp(_memory(op, program, op.dest.type),
+        g = GetLogicalMemoryViewOp(_memory(op, program, op.dest.type, owner_core(op.dest)),
                                    new[0].results[0] if new else start,
                                    strided(int_list(view.static_strides)),
                                    MemRefType(t.element_type, t.get_shape()))

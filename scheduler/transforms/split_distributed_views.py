@@ -1,0 +1,266 @@
+"""`split-distributed-views`: a load through a distributed view reads each piece from its owner.
+
+`ktdp.construct_distributed_memory_view` joins views (device memory, scratchpads of given
+tiles) into one logical tensor; a coordinate belongs to the first piece whose coordinate set
+holds it (the interpreter's rule). A store whose value is element-wise in loads, one of them
+through a distributed view at constant coordinates, is split along the pieces that tile
+meets: per piece, the same computation on the sub-box the piece holds, its load from the piece
+itself (a view of the piece re-based to coordinate 0, so the rest of the pipeline sees an
+ordinary view), the other loads and the store on the matching sub-box of their own tiles:
+
+    %d = ktdp.construct_distributed_memory_view(%hbm, %lx0, %lx1 : ...) : memref<192x64xf16>
+    %a = ktdp.load %d_tile    // 192x64 at [0, 0]
+    ktdp.store %a, %b_tile
+becomes three stores: rows 0..95 read from %hbm, rows 96..127 from %lx0 (core 0's
+scratchpad), rows 128..191 from %lx1, each into the matching rows of %b_tile's view. Each piece
+is then one transfer routed from its own memory (path-expansion: device memory over the DMA,
+another core's scratchpad over the ring). Refused, with the reason: a distributed tile at
+coordinates that are not constants, two distributed loads in one computation, pieces whose
+sets are not boxes, a tile the pieces do not cover, and values that are not element-wise.
+"""
+
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    AffineSetAttr,
+    ModuleOp,
+    TensorType,
+)
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import (
+    AffineConstraintExpr,
+    AffineConstraintKind,
+    AffineExpr,
+    AffineMap,
+    AffineSet,
+)
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
+
+from ktir import affine
+from ktir.diagnostics import op_error
+from ktir.dialects import ktdp
+from scheduler.dialects.ktdf_types import const_int
+from scheduler.rewriting import apply_patterns, dead_code
+
+Box = list[tuple[int, int]]
+
+_NOT_YET = "not supported by the scheduler yet"
+
+
+def box_set(extents: list[int]) -> AffineSet:
+    """`(d0, ...) : (d0 >= 0, -d0 + e0 - 1 >= 0, ...)`."""
+    cons = []
+    for d, e in enumerate(extents):
+        x = AffineExpr.dimension(d)
+        cons.append(AffineConstraintExpr(AffineConstraintKind.ge, x, AffineExpr.constant(0)))
+        cons.append(AffineConstraintExpr(AffineConstraintKind.ge, x * -1 + (e - 1),
+                                         AffineExpr.constant(0)))
+    return AffineSet(len(extents), 0, tuple(cons))
+
+
+def _tile_box(tile: ktdp.ConstructAccessTileOp) -> Box | None:
+    """The global coordinates a tile at constant indices covers; None if not constant."""
+    idx = [const_int(v) for v in tile.indices]
+    if any(i is None for i in idx) or tile.symbol_operands:
+        return None
+    origin = tile.base_map.data.eval([i for i in idx if i is not None], [])
+    return [(o + lo, o + hi) for o, (lo, hi) in zip(origin, affine.box(tile.access_tile_set.data))]
+
+
+def _elementwise(op: Operation, shape: tuple[int, ...]) -> bool:
+    ts = [v.type for v in (*op.operands, *op.results)]
+    return (op.dialect_name() in ("arith", "math") and len(op.results) == 1 and not op.regions
+            and all(isinstance(t, TensorType) and tuple(t.get_shape()) == shape for t in ts))
+
+
+class _Split:
+    def __init__(self, store: ktdp.StoreOp, rewriter: PatternRewriter):
+        self.store = store
+        self.rewriter = rewriter
+        self.shape = tuple(store.data.type.get_shape())  # type: ignore[union-attr]
+        self.chain: list[Operation] = []  # in program order
+        self.loads: list[ktdp.LoadOp] = []
+        self.distributed: ktdp.LoadOp | None = None
+
+    def collect(self, v: SSAValue) -> None:
+        op = v.owner
+        if not isinstance(op, Operation) or op in self.chain:
+            return
+        if isinstance(op, ktdp.LoadOp):
+            tile = op.tile.owner
+            if isinstance(tile, ktdp.ConstructAccessTileOp) and isinstance(
+                    tile.base.owner, ktdp.ConstructDistributedMemoryViewOp):
+                if self.distributed is not None:
+                    raise op_error(op, "two loads through distributed views in one "
+                                       f"computation: {_NOT_YET}")
+                self.distributed = op
+            self.loads.append(op)
+        elif _elementwise(op, self.shape):
+            for o in op.operands:
+                self.collect(o)
+        else:
+            return  # decided in `check`: only matters when a distributed load is involved
+        self.chain.append(op)
+
+    def check(self) -> None:
+        for op in self.chain:
+            for o in op.operands:
+                owner = o.owner
+                if isinstance(o.type, TensorType) and owner not in self.chain:
+                    raise op_error(owner if isinstance(owner, Operation) else op,
+                                   "a value computed through a distributed view must be "
+                                   "element-wise in loads (arith / math on tensors of the "
+                                   f"stored shape): {_NOT_YET}")
+
+    def pieces(self) -> list[tuple[ktdp.ConstructMemoryViewOp, Box, Box]]:
+        """(piece view, its box, the part of the distributed tile it holds) in piece order."""
+        d = self.distributed
+        assert d is not None
+        tile = d.tile.owner
+        assert isinstance(tile, ktdp.ConstructAccessTileOp)
+        dist = tile.base.owner
+        assert isinstance(dist, ktdp.ConstructDistributedMemoryViewOp)
+        tbox = _tile_box(tile)
+        if tbox is None:
+            raise op_error(tile, "a tile over a distributed view at coordinates that are not "
+                                 f"constants (they may differ between tiles): {_NOT_YET}")
+        out: list[tuple[ktdp.ConstructMemoryViewOp, Box, Box]] = []
+        taken: list[Box] = []
+        covered = 0
+        for part in dist.parts:
+            view = part.owner
+            if not isinstance(view, ktdp.ConstructMemoryViewOp):
+                raise op_error(dist, f"a piece that is not a ktdp.construct_memory_view: {_NOT_YET}")
+            cset = view.coordinate_set.data
+            if not affine.is_box(cset) or cset.num_symbols:
+                raise op_error(view, "a piece of a distributed view whose coordinate_set is not "
+                                     f"a box of constants: {_NOT_YET}")
+            pbox = affine.box(cset)
+            meet = [(max(a, c), min(b, e)) for (a, b), (c, e) in zip(tbox, pbox)]
+            if any(lo > hi for lo, hi in meet):
+                continue
+            for t in taken:  # an earlier piece owns coordinates of this one
+                if all(max(a, c) <= min(b, e) for (a, b), (c, e) in zip(t, meet)):
+                    raise op_error(view, "pieces of a distributed view that overlap inside the "
+                                         f"tile: {_NOT_YET}")
+            taken.append(meet)
+            n = 1
+            for lo, hi in meet:
+                n *= hi - lo + 1
+            covered += n
+            out.append((view, pbox, meet))
+        total = 1
+        for lo, hi in tbox:
+            total *= hi - lo + 1
+        if covered != total:
+            raise op_error(tile, "a tile over a distributed view that its pieces do not cover "
+                                 f"({covered} of {total} elements): {_NOT_YET}")
+        return out
+
+    def shifted_tile(self, tile: ktdp.ConstructAccessTileOp, lo: list[int], ext: list[int],
+                     at: InsertPoint) -> SSAValue:
+        """The sub-tile of extents `ext` from point `lo` of the tile's set (subscripts moved
+        by that much, the set a box from 0)."""
+        if tile.symbol_operands:
+            raise op_error(tile, "a tile with a symbolic set beside a distributed load: "
+                                 f"{_NOT_YET}")
+        bmap = tile.base_map.data
+        set_lo = [b[0] for b in affine.box(tile.access_tile_set.data)]
+        results = tuple(r + (a + b) for r, a, b in zip(bmap.results, set_lo, lo))
+        new = ktdp.ConstructAccessTileOp(tile.base, list(tile.indices),
+                                         AffineMap(bmap.num_dims, 0, results), box_set(ext),
+                                         tile.access_tile_order.data, ktdp.AccessTileType(ext))
+        new.location = tile.location
+        self.rewriter.insert(new, at)
+        return new.result
+
+    def piece_view(self, view: ktdp.ConstructMemoryViewOp, pbox: Box, at: InsertPoint
+                   ) -> SSAValue:
+        """The piece with its coordinates re-based to 0 (same memory, offset and layout)."""
+        new = view.clone()
+        new.properties["coordinate_set"] = AffineSetAttr(box_set([hi - lo + 1
+                                                                  for lo, hi in pbox]))
+        if view.result.name_hint:
+            new.result.name_hint = view.result.name_hint
+        self.rewriter.insert(new, at)
+        return new.result
+
+    def rewrite(self) -> None:
+        at = InsertPoint.before(self.store)
+        d = self.distributed
+        assert d is not None
+        dtile = d.tile.owner
+        assert isinstance(dtile, ktdp.ConstructAccessTileOp)
+        pieces = self.pieces()  # refuses what cannot be split, with the reason
+        tbox = _tile_box(dtile)
+        assert tbox is not None
+        for view, pbox, meet in pieces:
+            lo = [m[0] - t[0] for m, t in zip(meet, tbox)]  # in the tiles' points
+            ext = [hi - lo_ + 1 for lo_, hi in meet]
+            vals: dict[SSAValue, SSAValue] = {}
+            pv = self.piece_view(view, pbox, at)
+            for op in self.chain:
+                rtype = TensorType(op.results[0].type.element_type, ext)  # type: ignore[union-attr]
+                if op is d:
+                    t = ktdp.ConstructAccessTileOp(
+                        pv, [], AffineMap(0, 0, tuple(AffineExpr.constant(m[0] - p[0])
+                                                      for m, p in zip(meet, pbox))),
+                        box_set(ext), dtile.access_tile_order.data, ktdp.AccessTileType(ext))
+                    t.location = dtile.location
+                    self.rewriter.insert(t, at)
+                    new: Operation = ktdp.LoadOp(t.result, rtype)
+                elif isinstance(op, ktdp.LoadOp):
+                    tile = op.tile.owner
+                    assert isinstance(tile, ktdp.ConstructAccessTileOp)
+                    new = ktdp.LoadOp(self.shifted_tile(tile, lo, ext, at), rtype)
+                else:
+                    new = type(op).create(operands=[vals.get(o, o) for o in op.operands],
+                                          result_types=[rtype], properties=dict(op.properties),
+                                          attributes=dict(op.attributes))
+                new.location = op.location
+                self.rewriter.insert(new, at)
+                vals[op.results[0]] = new.results[0]
+            stile = self.store.tile.owner
+            assert isinstance(stile, ktdp.ConstructAccessTileOp)
+            st = ktdp.StoreOp(vals[self.store.data], self.shifted_tile(stile, lo, ext, at))
+            st.location = self.store.location
+            self.rewriter.insert(st, at)
+        self.rewriter.erase(self.store)
+
+
+class SplitDistributedStore(RewritePattern):
+    """A store computed from a load through a distributed view becomes one store per piece
+    the tile meets (see the module docstring); other stores do not match."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ktdp.StoreOp, rewriter: PatternRewriter) -> None:
+        s = _Split(op, rewriter)
+        s.collect(op.data)
+        if s.distributed is None:
+            return
+        s.check()
+        s.rewrite()
+        self.split = True
+
+    split = False
+
+
+class SplitDistributedViewsPass(ModulePass):
+    """Split every store that reads through a distributed view into one store per piece;
+    then the distributed view, its tile and load are dead and go. Idempotent: the split
+    stores read ordinary views."""
+
+    name = "split-distributed-views"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        pattern = SplitDistributedStore()
+        apply_patterns(op, [pattern])
+        if not pattern.split:
+            return
+        for f in op.walk():
+            if isinstance(f, func.FuncOp) and not f.is_declaration:
+                dead_code(f.body)
