@@ -38,6 +38,7 @@ _PASSES = {
     "path-expansion": ("transforms.path_expansion", "PathExpansionPass"),
     "stage-coarsening": ("transforms.stage_coarsening", "StageCoarseningPass"),
     "double-buffering": ("transforms.double_buffering", "DoubleBufferingPass"),
+    "sink-host-loops": ("transforms.sink_host_loops", "SinkHostLoopsPass"),
     "reduction-loop-exposure": ("transforms.reduction_loop_exposure",
                                 "ReductionLoopExposurePass"),
     "address-assignment": ("transforms.address_assignment", "AddressAssignmentPass"),
