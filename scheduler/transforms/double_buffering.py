@@ -35,7 +35,6 @@ import math
 from xdsl.context import Context
 from xdsl.dialects import memref, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr
-from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -45,8 +44,6 @@ from scheduler.analysis.device import device_of
 from scheduler.dialects.ktdf import (
     BufferPhaseOp,
     DataTransferOp,
-    LoopType,
-    LoopTypeAttr,
     PipelineOp,
     SelectMemrefOp,
     StageOp,

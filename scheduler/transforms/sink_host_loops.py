@@ -89,7 +89,7 @@ def _groups(op: ModuleOp) -> dict[str, func.FuncOp]:
 
 def _sink(loop: scf.ForOp, call: func.CallOp, g: func.FuncOp) -> None:
     iv = loop.body.block.args[0]
-    k = [i for i, a in enumerate(call.arguments) if a is iv][0]
+    k = next(i for i, a in enumerate(call.arguments) if a is iv)
     # the group: its body (without the return) moves into a loop over the same bounds
     block = g.body.block
     ret = block.last_op
@@ -123,7 +123,11 @@ def _sink(loop: scf.ForOp, call: func.CallOp, g: func.FuncOp) -> None:
     args = [a for i, a in enumerate(call.arguments) if i != k]
     newcall = func.CallOp(call.callee, args, [])
     Rewriter.insert_op(newcall, _before(loop))
+    bounds = [v.owner for v in (loop.lb, loop.ub, loop.step)]
     Rewriter.erase_op(loop)
+    for b in dict.fromkeys(bounds):  # the host's bound constants, now unused
+        if isinstance(b, arith.ConstantOp) and not b.result.uses:
+            Rewriter.erase_op(b)
     if isinstance(host_mod, ModuleOp):
         for d in host_mod.body.block.ops:
             if isinstance(d, func.FuncOp) and d.is_declaration \
