@@ -35,6 +35,7 @@ import math
 from xdsl.context import Context
 from xdsl.dialects import memref, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -44,6 +45,8 @@ from scheduler.analysis.device import device_of
 from scheduler.dialects.ktdf import (
     BufferPhaseOp,
     DataTransferOp,
+    LoopType,
+    LoopTypeAttr,
     PipelineOp,
     SelectMemrefOp,
     StageOp,
@@ -71,8 +74,18 @@ def trip_count(loop: scf.ForOp) -> int | None:
     return max(0, -(-(ub - lb) // step))
 
 
-def _has_masked(p: PipelineOp) -> bool:
-    return any(isinstance(op, DataTransferOp) and op.mask is not None for op in p.walk())
+def _has_reduction(p: PipelineOp) -> bool:
+    for op in p.walk():
+        if isinstance(op, scf.ForOp) and (op.iter_args or (
+                isinstance(lt := op.attributes.get("loop_type"), LoopTypeAttr)
+                and lt.data == LoopType.REDUCTION_LOOP)):
+            return True
+        if isinstance(op, linalg.GenericOp) and any(
+                str(it.data) != "parallel" for it in op.iterator_types):  # type: ignore
+            return True
+        if isinstance(op, DataTransferOp) and op.mask is not None:
+            return True
+    return False
 
 
 def _stage_kinds(v: SSAValue, p: PipelineOp) -> set[str]:
@@ -102,7 +115,7 @@ class DoubleBufferPipeline(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, p: PipelineOp, rewriter: PatternRewriter) -> None:
         private = p.private_op
-        if p.modulo is not None or private is None or _has_masked(p):
+        if p.modulo is not None or private is None or _has_reduction(p):
             return
         loops = enclosing_loops(p)
         trips = [trip_count(lp) for lp in loops]

@@ -1,10 +1,8 @@
 // RUN: ktir-opt %s -p sink-host-loops | filecheck %s
-// RUN: ktir-opt %s -p sink-host-loops,double-buffering | filecheck %s --check-prefix=DB
 
 /// The host loop over the rows of a softmax calls its group once per row; the loop moves
 /// into the group (a parallel loop around the group's code, its index the group's former
-/// argument), the host calls the group once, without the index. double-buffering then
-/// sees the pipeline in a loop of two rows and ping-pongs its row buffers.
+/// argument), the host calls the group once, without the index.
 
 // CHECK-LABEL: func.func @softmax(
 // CHECK-NEXT:    func.call @local_schedule_0(%X, %Y) : (index, index) -> ()
@@ -20,11 +18,6 @@
 // CHECK-NEXT:      } {loop_type = #ktdf.loop_type<parallel_loop>}
 // CHECK-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
 // CHECK-NEXT:    func.return
-
-// DB-LABEL: func.func @local_schedule_0(
-// DB:         scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// DB:           ktdf.pipeline modulo(size : 2) {
-// DB:             %[[PH:.*]] = ktdf.buffer_phase(%[[K]], %{{.*}}, %{{.*}}) {num_phases = 2 : i64} : index
 
 builtin.module {
   ktdf_arch.device @sample_device import("sample_device.mlir")
