@@ -151,6 +151,13 @@ class SinkHostLoopsPass(ModulePass):
     name = "sink-host-loops"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # a loop nest sinks from the inside out: the sunk loop's call is the body of the next
+        while self._sink_one_level(op):
+            pass
+
+    @staticmethod
+    def _sink_one_level(op: ModuleOp) -> bool:
+        changed = False
         groups = _groups(op)
         calls: dict[str, list[func.CallOp]] = {}
         for c in op.walk():
@@ -176,3 +183,5 @@ class SinkHostLoopsPass(ModulePass):
             if not _independent(g):
                 continue
             _sink(loop, call, g)
+            changed = True
+        return changed
