@@ -41,6 +41,7 @@ _PASSES = {
     "tile-invariant-groups": ("transforms.tile_invariant_groups", "TileInvariantGroupsPass"),
     "split-distributed-views": ("transforms.split_distributed_views",
                                 "SplitDistributedViewsPass"),
+    "sink-host-loops": ("transforms.sink_host_loops", "SinkHostLoopsPass"),
     "reduction-loop-exposure": ("transforms.reduction_loop_exposure",
                                 "ReductionLoopExposurePass"),
     "address-assignment": ("transforms.address_assignment", "AddressAssignmentPass"),

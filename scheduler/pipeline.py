@@ -45,6 +45,7 @@ SCHEDULING: tuple[Step, ...] = (
     "path-expansion",
     "stage-coarsening",
     "reduction-loop-exposure",
+    "sink-host-loops",
     "double-buffering",
     Checkpoint.POST_SCHEDULING,
     "address-assignment",
@@ -64,6 +65,7 @@ BACKEND: tuple[Step, ...] = (
 # (the naive schedule: one vector per transfer behind a handshake, one buffer per stream).
 OPTIMISATIONS: tuple[str, ...] = (
     "stage-coarsening",
+    "sink-host-loops",
     "double-buffering",
 )
 

@@ -34,7 +34,8 @@ block per vector (the model's best when latency is negligible) is left as it is.
 
 Left naive (the pass does not apply, the schedule stays the vector-per-transfer one):
 pipelines with a reduction (a generic with a reduction iterator: reduction_pipeline.py and
-reduction-loop-exposure shape those), masked or indirect transfers (masked.py moves them
+reduction-loop-exposure shape those: they already move a whole row per DMA and stream its
+vectors from the scratchpad; sink-host-loops and double-buffering overlap their rows), masked or indirect transfers (masked.py moves them
 element-wise), transfers in a mode (splat, pad), loops in a stage, loops that are not
 parallel or whose bounds are not constants, nests that are not perfect, a scratchpad buffer
 not filled or drained by exactly one DMA at its origin, a DMA whose subscripts are not

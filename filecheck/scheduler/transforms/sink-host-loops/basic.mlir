@@ -1,0 +1,117 @@
+// RUN: ktir-opt %s -p sink-host-loops | filecheck %s
+
+/// The host loop over the rows of a softmax calls its group once per row; the loop moves
+/// into the group (a parallel loop around the group's code, its index the group's former
+/// argument), the host calls the group once, without the index.
+
+// CHECK-LABEL: func.func @softmax(
+// CHECK-NEXT:    func.call @local_schedule_0(%X, %Y) : (index, index) -> ()
+// CHECK-NEXT:    func.return
+// CHECK:       func.func private @local_schedule_0(index, index) -> ()
+// CHECK-LABEL: func.func @local_schedule_0(%X: index, %Y: index)
+// CHECK:         scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:           scf.for %[[V0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:             ktdf.pipeline {
+// CHECK:               ktdf.data_transfer from %Xv_cast[%[[K]] + %[[V0]], %{{.*}}] size [1, 128]
+// CHECK:               ktdf.data_transfer from %{{.*}}[0, 0] size [1, 128] to %Yv_cast[%[[K]] + %[[V0]], %{{.*}}] size [1, 128]
+// CHECK:             } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK-NEXT:      } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK-NEXT:    func.return
+
+builtin.module {
+  ktdf_arch.device @sample_device import("sample_device.mlir")
+  builtin.module {
+    func.func @softmax(%X: index, %Y: index) attributes {grid = [1 : i64]} {
+      %lb = arith.constant 0 : index
+      %ub = arith.constant 2 : index
+      %st = arith.constant 1 : index
+      scf.for %k = %lb to %ub step %st {
+        func.call @local_schedule_0(%X, %Y, %k) : (index, index, index) -> ()
+      }
+      func.return
+    }
+    func.func private @local_schedule_0(index, index, index) -> ()
+  }
+  builtin.module @local_schedule_0 {
+    func.func @local_schedule_0(%X: index, %Y: index, %k: index) attributes {grid = [1 : i64]} {
+      %Xv = ktdp.construct_memory_view %X, sizes: [2, 128], strides: [128, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 1) >= 0, d1 >= 0, ((d1 * -1) + 127) >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<2x128xf16>
+      %Xv_cast = memref.memory_space_cast %Xv : memref<2x128xf16> to memref<2x128xf16, "DDR">
+      %Yv = ktdp.construct_memory_view %Y, sizes: [2, 128], strides: [128, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, ((d0 * -1) + 1) >= 0, d1 >= 0, ((d1 * -1) + 127) >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<2x128xf16>
+      %Yv_cast = memref.memory_space_cast %Yv : memref<2x128xf16> to memref<2x128xf16, "DDR">
+      %0 = arith.constant 0 : index
+      %1 = arith.constant 1 : index
+      %2 = arith.constant 1 : index
+      %3 = arith.constant 0 : index
+      %4 = arith.constant 128 : index
+      %5 = arith.constant 128 : index
+      scf.for %v0 = %0 to %1 step %2 {
+        scf.for %v1 = %3 to %4 step %5 {
+          ktdf.pipeline {
+            %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 128xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 128xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 128xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 128xf16>, memref<1x128xf16, "L1">, memref<1x128xf16, "L1">, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token) {
+              %17 = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"L1LU" -> "SFU", 128xf16>
+              %18 = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"L1LU" -> "SFU", 128xf16>
+              %19 = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"L1LU" -> "SFU", 128xf16>
+              %20 = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"SFU" -> "L1SU", 128xf16>
+              %buf_l1 = memref.alloc() : memref<1x128xf16, "L1">
+              %buf_l1_1 = memref.alloc() : memref<1x128xf16, "L1">
+              %21 = ktdf.create_token : !ktdf.token
+              %22 = ktdf.create_token : !ktdf.token
+              %23 = ktdf.create_token : !ktdf.token
+              %24 = ktdf.create_token : !ktdf.token
+              %25 = ktdf.create_token : !ktdf.token
+              ktdf.private_yield %17, %18, %19, %20, %buf_l1, %buf_l1_1, %21, %22, %23, %24, %25 : !ktdf.fifo.slot<"L1LU" -> "SFU", 128xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 128xf16>, !ktdf.fifo.slot<"L1LU" -> "SFU", 128xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 128xf16>, memref<1x128xf16, "L1">, memref<1x128xf16, "L1">, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token
+            }
+            ktdf.stage depends_in(none) depends_out(%12) {
+              ktdf.data_transfer from %Xv_cast[%k + %v0, %v1] size [1, 128] to %10[0, 0] size [1, 128] : memref<2x128xf16, "DDR">, memref<1x128xf16, "L1">
+            } {applicable_units = ["MNILU"]}
+            ktdf.stage depends_in(%12) depends_out(%13) {
+              ktdf.data_transfer from %10[0, 0] size [1, 128] to %6 size [128] : memref<1x128xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 128xf16>
+              ktdf.data_transfer from %10[0, 0] size [1, 128] to %7 size [128] : memref<1x128xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 128xf16>
+              ktdf.data_transfer from %10[0, 0] size [1, 128] to %8 size [128] : memref<1x128xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 128xf16>
+            } {applicable_units = ["L1LU"]}
+            ktdf.stage depends_in(%13) depends_out(%14) {
+              %26 = ktdf.read_from_fifo %6 : <"L1LU" -> "SFU", 128xf16> -> tensor<1x128xf16>
+              %27 = arith.constant 0xfc00 : f16
+              %28 = tensor.empty() : tensor<1xf16>
+              %29 = linalg.fill ins(%27 : f16) outs(%28 : tensor<1xf16>) -> tensor<1xf16>
+              %30 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%26 : tensor<1x128xf16>) outs(%29 : tensor<1xf16>) {
+              ^bb0(%31: f16, %32: f16):
+                %33 = arith.maximumf %31, %32 : f16
+                linalg.yield %33 : f16
+              } -> tensor<1xf16>
+              %34 = ktdf.read_from_fifo %7 : <"L1LU" -> "SFU", 128xf16> -> tensor<1x128xf16>
+              %35 = arith.constant 0.000000e+00 : f16
+              %36 = tensor.empty() : tensor<1xf16>
+              %37 = linalg.fill ins(%35 : f16) outs(%36 : tensor<1xf16>) -> tensor<1xf16>
+              %38 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%34, %30 : tensor<1x128xf16>, tensor<1xf16>) outs(%37 : tensor<1xf16>) {
+              ^bb0(%39: f16, %40: f16, %41: f16):
+                %42 = arith.subf %39, %40 : f16
+                %43 = math.exp %42 : f16
+                %44 = arith.addf %43, %41 : f16
+                linalg.yield %44 : f16
+              } -> tensor<1xf16>
+              %45 = ktdf.read_from_fifo %8 : <"L1LU" -> "SFU", 128xf16> -> tensor<1x128xf16>
+              %46 = tensor.empty() : tensor<1x128xf16>
+              %47 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%45, %30, %38 : tensor<1x128xf16>, tensor<1xf16>, tensor<1xf16>) outs(%46 : tensor<1x128xf16>) {
+              ^bb0(%48: f16, %49: f16, %50: f16, %51: f16):
+                %52 = arith.subf %48, %49 : f16
+                %53 = math.exp %52 : f16
+                %54 = arith.divf %53, %50 : f16
+                linalg.yield %54 : f16
+              } -> tensor<1x128xf16>
+              ktdf.write_to_fifo %47, %9 : tensor<1x128xf16>, <"SFU" -> "L1SU", 128xf16>
+            } {applicable_units = ["SFU"]}
+            ktdf.stage depends_in(%14) depends_out(%15) {
+              ktdf.data_transfer from %9 size [128] to %11[0, 0] size [1, 128] : !ktdf.fifo.slot<"SFU" -> "L1SU", 128xf16>, memref<1x128xf16, "L1">
+            } {applicable_units = ["L1SU"]}
+            ktdf.stage depends_in(%15) depends_out(%16) {
+              ktdf.data_transfer from %11[0, 0] size [1, 128] to %Yv_cast[%k + %v0, %v1] size [1, 128] : memref<1x128xf16, "L1">, memref<2x128xf16, "DDR">
+            } {applicable_units = ["MNISU"]}
+          }
+        } {loop_type = #ktdf.loop_type<parallel_loop>}
+      } {loop_type = #ktdf.loop_type<parallel_loop>}
+      func.return
+    }
+  }
+}
