@@ -47,6 +47,8 @@ from ktir.semantics import (
     ceildiv,
     ieee_div,
     int_bounds,
+    scalar_maximum,
+    scalar_minimum,
     scalar_rounder,
     tdiv,
     trem,
@@ -125,7 +127,8 @@ PROCESS_LOCALS = {"SITES": "P.sites", "SL": "P.sl", "RC": "P.rc", "VID": "P.vid"
 # The scalar rules shared with the interpreter (ktir/semantics.py), and what else the generated
 # code of every module uses.
 BASE_GLOBALS: dict[str, Any] = {"WRAP": wrap_int, "TDIV": tdiv, "TREM": trem, "CEILDIV": ceildiv,
-                                "FDIV": ieee_div, "QM": query, "math": math, "np": np}
+                                "FDIV": ieee_div, "FMAXIMUM": scalar_maximum,
+                                "FMINIMUM": scalar_minimum, "QM": query, "math": math, "np": np}
 
 
 @functools.lru_cache(maxsize=512)
@@ -541,8 +544,8 @@ def _int_cast(g: Gen, op: Operation) -> None:
 
 
 _FLOAT_BIN = {"arith.addf": "{a} + {b}", "arith.subf": "{a} - {b}", "arith.mulf": "{a} * {b}",
-              "arith.divf": "FDIV({a}, {b})", "arith.maximumf": "max({a}, {b})",
-              "arith.minimumf": "min({a}, {b})", "arith.maxnumf": "max({a}, {b})",
+              "arith.divf": "FDIV({a}, {b})", "arith.maximumf": "FMAXIMUM({a}, {b})",
+              "arith.minimumf": "FMINIMUM({a}, {b})", "arith.maxnumf": "max({a}, {b})",
               "arith.minnumf": "min({a}, {b})"}
 
 

@@ -86,6 +86,31 @@ def ieee_div(a: float, b: float) -> float:
         return float(np.float64(a) / np.float64(b))
 
 
+def maximum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """`arith.maximumf`: NaN if either is NaN, and -0.0 below +0.0 (numpy's maximum returns
+    its first operand for equal zeros)."""
+    r = np.maximum(a, b)
+    return np.where((a == b) & np.signbit(a), b, r) if np.ndim(r) else \
+        (b if a == b and np.signbit(a) else r)
+
+
+def minimum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """`arith.minimumf`: NaN if either is NaN, and -0.0 below +0.0."""
+    r = np.minimum(a, b)
+    return np.where((a == b) & np.signbit(b), b, r) if np.ndim(r) else \
+        (b if a == b and np.signbit(b) else r)
+
+
+def scalar_maximum(a: float, b: float) -> float:
+    """`arith.maximumf` on Python floats (Python's max neither propagates NaN nor orders
+    signed zeros)."""
+    return float(maximum(np.float64(a), np.float64(b)))
+
+
+def scalar_minimum(a: float, b: float) -> float:
+    return float(minimum(np.float64(a), np.float64(b)))
+
+
 def scalar_rounder(et: ElemType) -> Callable[[float], float]:
     """A Python float -> the nearest value of float type `et` (ties to even), as a Python
     float. df16 and bf16 round through their float32 carrier like their tensors do
@@ -219,7 +244,7 @@ FLOAT_FUNCTIONS: dict[str, tuple[Callable[..., np.ndarray], str, tuple[int, ...]
     "add": (np.add, NATIVE, (2,), 0), "sub": (np.subtract, NATIVE, (2,), 0),
     "mul": (np.multiply, NATIVE, (2,), 0), "div": (np.divide, NATIVE, (2,), 0),
     "rem": (np.fmod, NATIVE, (2,), 0),
-    "maximum": (np.maximum, NATIVE, (2,), 0), "minimum": (np.minimum, NATIVE, (2,), 0),
+    "maximum": (maximum, NATIVE, (2,), 0), "minimum": (minimum, NATIVE, (2,), 0),
     "maxnum": (np.fmax, NATIVE, (2,), 0), "minnum": (np.fmin, NATIVE, (2,), 0),
     "copysign": (np.copysign, NATIVE, (2,), 0),
     "pow": (np.power, WIDE, (2,), 0), "atan2": (np.arctan2, WIDE, (2,), 0),

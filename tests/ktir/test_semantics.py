@@ -124,3 +124,19 @@ def test_carrier_rounding_keeps_the_sign_of_nan() -> None:
     r = bf16.round(np.array([-np.nan, np.nan], np.float32))
     assert np.isnan(r).all()
     assert np.signbit(r).tolist() == [True, False]
+
+
+def test_maximumf_and_minimumf_order_signed_zeros_and_propagate_nan() -> None:
+    # MLIR: -0.0 < +0.0 for arith.maximumf / minimumf; numpy's maximum and minimum return
+    # their first operand for equal zeros (the typed-kernel property test found it:
+    # maximumf(a, -a) + a at a = -0.0)
+    from ktir.semantics import maximum, minimum, scalar_maximum, scalar_minimum
+
+    a = np.array([-0.0, 0.0, -0.0, np.nan, 1.0], np.float16)
+    b = np.array([0.0, -0.0, -0.0, 1.0, np.nan], np.float16)
+    assert [str(x) for x in maximum(a, b)] == ["0.0", "0.0", "-0.0", "nan", "nan"]
+    assert [str(x) for x in minimum(a, b)] == ["-0.0", "-0.0", "-0.0", "nan", "nan"]
+    assert math.copysign(1, scalar_maximum(-0.0, 0.0)) == 1
+    assert math.copysign(1, scalar_minimum(0.0, -0.0)) == -1
+    assert math.isnan(scalar_maximum(1.0, math.nan))
+    assert math.isnan(scalar_minimum(math.nan, 1.0))
