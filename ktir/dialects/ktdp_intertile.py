@@ -8,6 +8,7 @@ The static checks R1/R2/R8/R10/R11/R13/R14 that can be decided from the grid are
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
 from typing import ClassVar, cast
 
@@ -59,6 +60,24 @@ def group_members(tile_set: AffineSet, group: int, num_tiles: int) -> list[int]:
     ids = np.arange(num_tiles, dtype=np.int64)
     keep = affine.mask(tile_set, [ids], [group] + [0] * (tile_set.num_symbols - 1))
     return [int(x) for x in ids[keep]]
+
+
+def members_by_group(tile_set: AffineSet, groups: list[int], num_tiles: int
+                     ) -> dict[int, list[int]]:
+    """`group_members` of every group that has members, evaluated for many groups at once
+    (a set of millions of groups over a few tiles costs a second, not minutes)."""
+    ids = np.arange(num_tiles, dtype=np.int64)[:, None]
+    out: dict[int, list[int]] = {}
+    chunk = max(1, (1 << 20) // max(num_tiles, 1))
+    gs = np.asarray(groups, dtype=np.int64)
+    for lo in range(0, len(gs), chunk):
+        g = gs[None, lo:lo + chunk]
+        dims = [np.broadcast_to(ids, (num_tiles, g.shape[1]))]
+        syms = [g] + [0] * (tile_set.num_symbols - 1)
+        keep = affine.mask(tile_set, dims, syms)
+        for col in np.flatnonzero(keep.any(axis=0)):
+            out[int(g[0, col])] = [int(t) for t in np.flatnonzero(keep[:, col])]
+    return out
 
 
 def dependency_sources(dep: AffineSet, consumer: int, group: int, num_tiles: int) -> list[int]:
@@ -170,8 +189,8 @@ class InterTileProduceOp(IRDLOperation):
         if n is None or groups is None:
             return
         seen: dict[int, int] = {}
-        for g in groups:
-            for t in group_members(pset, g, n):
+        for g, members in members_by_group(pset, groups, n).items():
+            for t in members:
                 if t in seen:
                     raise VerifyException(f"tile {t} produces for groups {seen[t]} and {g}: "
                                           "producer sets of distinct groups must be disjoint "
@@ -191,8 +210,9 @@ def _check_consumers(op: Operation, future: SSAValue, cset: AffineSet) -> tuple[
     if prod is None or n is None or groups is None:
         return None
     pset = prod.producer_tiles_per_group.data
-    producers = {g: group_members(pset, g, n) for g in groups}
-    consumers = {g: group_members(cset, g, n) for g in groups}
+    # groups without members are left out (a group no tile consumes from needs no check)
+    producers = defaultdict(list, members_by_group(pset, groups, n))
+    consumers = members_by_group(cset, groups, n)
     return producers, consumers
 
 
@@ -313,5 +333,5 @@ class InterTileConsumeOp(IRDLOperation):
 
 __all__ = [
     "InterTileConsumeOp", "InterTileProduceOp", "InterTileReduceOp", "YieldPartialOp",
-    "YieldReducedOp", "dependency_sources", "group_ids", "group_members",
+    "YieldReducedOp", "dependency_sources", "group_ids", "group_members", "members_by_group",
 ]

@@ -29,7 +29,7 @@ from ktir.dialects.ktdp import (
     InterTileReduceOp,
     TileFutureType,
 )
-from ktir.dialects.ktdp_intertile import dependency_sources, group_ids, group_members
+from ktir.dialects.ktdp_intertile import dependency_sources, group_ids, members_by_group
 from ktir.interpreter.core import Compiler, Fn, TileContext, Wait, compile_error, fail, handles
 from ktir.interpreter.dtypes import value_type
 
@@ -56,8 +56,8 @@ class Exchange:
 def _membership(aset: Any, groups: list[int], n: int) -> dict[int, int]:
     """tile -> group for a `(i)[g]` set (the first group whose set holds the tile)."""
     out: dict[int, int] = {}
-    for g in groups:
-        for t in group_members(aset, g, n):
+    for g, members in members_by_group(aset, groups, n).items():
+        for t in members:
             out.setdefault(t, g)
     return out
 
