@@ -34,6 +34,36 @@ def index_constant(v: int) -> arith.ConstantOp:
     return arith.ConstantOp(IntegerAttr(v, IndexType()))
 
 
+def linear_iteration(loops: list[scf.ForOp]) -> tuple[list[Operation], SSAValue, int] | None:
+    """Ops (not inserted) computing the linearised iteration number of the nest `loops`
+    (outermost first, the innermost fastest), that value and the total trip count; None when
+    a loop's bounds are not constants."""
+    ops: list[Operation] = []
+    acc: SSAValue | None = None
+    total = 1
+    for loop in reversed(loops):
+        lb, ub, step = (const_int(v) for v in (loop.lb, loop.ub, loop.step))
+        if lb is None or ub is None or step is None or step <= 0:
+            return None
+        k: SSAValue = loop.body.block.args[0]
+        for cst, make, skip in ((lb, arith.SubiOp, 0), (step, arith.DivUIOp, 1),
+                                (total, arith.MuliOp, 1)):
+            if cst != skip:
+                c = index_constant(cst)
+                d = make(k, c)
+                ops += [c, d]
+                k = d.result
+        if acc is not None:
+            a = arith.AddiOp(acc, k)
+            ops.append(a)
+            k = a.result
+        acc = k
+        total *= max(0, -(-(ub - lb) // step))
+    if acc is None:
+        return None
+    return ops, acc, total
+
+
 @dataclass
 class IndexExprs:
     """Affine views of index values in one function; roots are numbered dims in `roots`."""

@@ -37,7 +37,7 @@ from arch_descriptions.model.device import MAX_TEMPLATE_CORES
 from ktir.diagnostics import op_error
 from ktir.dialects.ktdp import GetComputeTileIdOp, kernel_grid
 from scheduler.analysis.device import device_of
-from scheduler.analysis.index_exprs import index_constant
+from scheduler.analysis.index_exprs import index_constant, linear_iteration
 from scheduler.analysis.units import queried_units
 from scheduler.dialects.ktdf import DataTransferOp, PipelineOp, StageOp
 from scheduler.dialects.ktdf_lowering import ExecuteOnOp, SignalOp
@@ -196,39 +196,11 @@ def _linear_iteration(loops: list[scf.ForOp], where: Operation
                       ) -> tuple[list[Operation], SSAValue, int]:
     """Ops computing the linearised iteration count of `loops` (constant bounds), the
     value, and the total count."""
-    ops: list[Operation] = []
-    acc: SSAValue | None = None
-    total = 1
-    for loop in reversed(loops):
-        lb, ub, step = (const_int(v) for v in (loop.lb, loop.ub, loop.step))
-        if lb is None or ub is None or step is None or step <= 0:
-            raise op_error(where, "a pipeline with modulo(size : N) needs loops with constant "
-                                  "bounds around it")
-        trip = max(0, -(-(ub - lb) // step))
-        k: SSAValue = loop.body.block.args[0]
-        if lb:
-            c = index_constant(lb)
-            d = arith.SubiOp(k, c)
-            ops += [c, d]
-            k = d.result
-        if step != 1:
-            c = index_constant(step)
-            d = arith.DivUIOp(k, c)
-            ops += [c, d]
-            k = d.result
-        if total != 1:
-            c = index_constant(total)
-            d = arith.MuliOp(k, c)
-            ops += [c, d]
-            k = d.result
-        if acc is not None:
-            a = arith.AddiOp(acc, k)
-            ops.append(a)
-            k = a.result
-        acc = k
-        total *= trip
-    assert acc is not None
-    return ops, acc, total
+    got = linear_iteration(loops)
+    if got is None:
+        raise op_error(where, "a pipeline with modulo(size : N) needs loops with constant "
+                              "bounds around it")
+    return got
 
 
 def _one_way(units: list[SSAValue], kind: str, mode: str, cond: tuple[str, int] | None,

@@ -14,10 +14,9 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from ktir.diagnostics import op_error
-from scheduler.analysis.index_exprs import index_constant
+from scheduler.analysis.index_exprs import index_constant, linear_iteration
 from scheduler.conversion.ktdf_to_dfir.ktdflowering_to_dfir.programs import Programs
 from scheduler.dialects.ktdf import BufferPhaseOp, SelectMemrefOp
-from scheduler.dialects.ktdf_types import const_int
 from scheduler.rewriting import replace_keeping_names
 from spyrecode.dialects.dataflow import GetLogicalMemoryViewOp
 
@@ -32,33 +31,17 @@ class LowerBufferPhase(_InPrograms):
     def match_and_rewrite(self, op: BufferPhaseOp, rewriter: PatternRewriter) -> None:
         if self.programs.of(op) is None:
             return
-        ops: list[Operation] = []
-        acc: SSAValue | None = None
-        stride = 1
-        for iv in reversed(op.ivs):
+        loops: list[scf.ForOp] = []
+        for iv in op.ivs:
             block = iv.owner
             loop = block.parent_op() if isinstance(block, Block) else None
             if not isinstance(loop, scf.ForOp) or loop.body.block.args[0] is not iv:
                 raise op_error(op, "a buffer phase counts the iterations of scf.for loops")
-            lb, ub, step = (const_int(v) for v in (loop.lb, loop.ub, loop.step))
-            if lb is None or ub is None or step is None or step <= 0:
-                raise op_error(op, "a buffer phase needs loops with constant bounds")
-            k: SSAValue = iv
-            for cst, make, skip in ((lb, arith.SubiOp, 0), (step, arith.DivUIOp, 1),
-                                    (stride, arith.MuliOp, 1)):
-                if cst == skip:
-                    continue
-                c = index_constant(cst)
-                d = make(k, c)
-                ops += [c, d]
-                k = d.result
-            if acc is not None:
-                a = arith.AddiOp(acc, k)
-                ops.append(a)
-                k = a.result
-            acc = k
-            stride *= max(0, -(-(ub - lb) // step))
-        assert acc is not None
+            loops.append(loop)
+        got = linear_iteration(loops)
+        if got is None:
+            raise op_error(op, "a buffer phase needs loops with constant bounds")
+        ops, acc, _ = got
         n = index_constant(op.num_phases)
         ops += [n, arith.RemUIOp(acc, n)]
         replace_keeping_names(rewriter, op, ops)
