@@ -259,6 +259,14 @@ def box(aset: AffineSet, symbols: Sequence[int] = ()) -> list[tuple[int, int]]:
     return out
 
 
+def _mask_in_64_bits(aset: AffineSet, dims: Sequence[np.ndarray],
+                     syms: Sequence[int]) -> np.ndarray:
+    try:
+        return mask(aset, dims, syms)
+    except OverflowError:  # a constant of the set itself beyond int64
+        raise SetTooLargeError(f"the set '{aset}' has constants beyond 64 bits") from None
+
+
 @lru_cache(maxsize=512)
 def _points_cached(
     aset: AffineSet, order: AffineMap | None, symbols: tuple[int, ...]
@@ -271,7 +279,7 @@ def _points_cached(
         raise SetTooLargeError(msg or f"the set '{aset}' has bounds beyond 64 bits")
     if n == 0:
         pts = np.zeros((1, 0), dtype=np.int64)
-        if not mask(aset, [], symbols).all():
+        if not _mask_in_64_bits(aset, [], symbols).all():
             pts = pts[:0]
     elif any(hi < lo for lo, hi in bb):
         pts = np.zeros((0, n), dtype=np.int64)
@@ -279,7 +287,7 @@ def _points_cached(
         axes = [np.arange(lo, hi + 1, dtype=np.int64) for lo, hi in bb]
         grid = np.meshgrid(*axes, indexing="ij")
         flat = [g.reshape(-1) for g in grid]
-        keep = mask(aset, flat, symbols)
+        keep = _mask_in_64_bits(aset, flat, symbols)
         pts = np.stack([f[keep] for f in flat], axis=1) if flat else np.zeros((0, 0), np.int64)
     if order is None or n == 0:
         keys = pts.copy()
