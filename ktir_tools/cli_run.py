@@ -134,9 +134,10 @@ def run(
     uses given no value is an error. A !ktdp.runtime_arg stays symbolic down to the DataflowIR (buffers
     sized for its upper bound, loops bounded by the symbol) and takes its --arg value at
     launch; without one it takes the largest value its type admits (its upperbound rounded
-    down to its granularity), with a note on stderr. Loops run when their trip count is the
-    same on every tile (also when their bounds depend on the tile id); loops with iter_args
-    are unrolled (a constant trip count of at most 64).
+    down to its granularity), with a note on stderr. Loops whose bounds depend on the tile id
+    run when their trip count is the same on every tile, or when a tile's extra iterations
+    only store outside their views (they are masked off); loops with iter_args are unrolled
+    (a constant trip count of at most 64).
 
     Prints cycles, the bound (the kernel's compulsory bytes over the device's shared
     bandwidths, its element operations over its compute lanes, plus one round trip of the
