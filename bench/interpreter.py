@@ -69,7 +69,7 @@ MIRROR = Path("/work/.mirror/torch-spyre+ktir-cpu/repo")
 TARGET = 10.0  # ktir-cpu seconds / our seconds, each call
 
 
-def _softmax() -> dict[str, Any]:
+def softmax_inputs() -> dict[str, Any]:
     rng = np.random.default_rng(42)
     inp = np.full((4096, 1024), -np.inf, dtype=np.float16)
     inp[:, :778] = rng.standard_normal((4096, 778)).astype(np.float16)  # 76 % real columns
@@ -77,7 +77,7 @@ def _softmax() -> dict[str, Any]:
             "n_rows": 4096}
 
 
-def _layernorm() -> dict[str, Any]:
+def layernorm_inputs() -> dict[str, Any]:
     rng = np.random.default_rng(42)
     x = rng.standard_normal((1151, 8192)).astype(np.float16)
     w = rng.standard_normal(8192).astype(np.float16)
@@ -88,7 +88,7 @@ def _layernorm() -> dict[str, Any]:
             "N": 8192, "eps": 1e-5, "BLOCK_SIZE": 1024}
 
 
-def _matmul() -> dict[str, Any]:
+def matmul_inputs() -> dict[str, Any]:
     rng = np.random.default_rng(42)
     return {"a_ptr": rng.standard_normal((64, 2048)).astype(np.float16),
             "b_ptr": rng.standard_normal((2048, 8192)).astype(np.float16),
@@ -96,7 +96,7 @@ def _matmul() -> dict[str, Any]:
             "K": 2048, "BLOCK_SIZE_M": 32, "BLOCK_SIZE_N": 512, "BLOCK_SIZE_K": 128}
 
 
-def _paged_attention() -> dict[str, Any]:
+def paged_attention_inputs() -> dict[str, Any]:
     rng = np.random.default_rng(42)
     q = rng.standard_normal((8, 32, 128)).astype(np.float16)
     k = rng.standard_normal((64, 16, 8, 128)).astype(np.float16)
@@ -114,7 +114,7 @@ def _rope_tables() -> tuple[np.ndarray, np.ndarray]:
     return np.cos(angles).astype(np.float16), np.sin(angles).astype(np.float16)
 
 
-def _rope(zero: bool) -> Callable[[], dict[str, Any]]:
+def rope_inputs(zero: bool) -> Callable[[], dict[str, Any]]:
     def make() -> dict[str, Any]:
         cos, sin = _rope_tables()
         x = (np.zeros((163840, 128), np.float16) if zero else
@@ -134,14 +134,15 @@ class Call:
 
 
 CALLS = (
-    Call("softmax 4096x1024", "triton-ktir/softmax_fwd_ktir.mlir", "softmax_kernel", _softmax),
+    Call("softmax 4096x1024", "triton-ktir/softmax_fwd_ktir.mlir", "softmax_kernel",
+         softmax_inputs),
     Call("layernorm 1151x8192", "triton-ktir/layernorm_fwd_ktir.mlir", "_layer_norm_fwd_fused",
-         _layernorm),
-    Call("matmul 64x2048x8192", "triton-ktir/matmul_fwd_ktir.mlir", "matmul_kernel", _matmul),
+         layernorm_inputs),
+    Call("matmul 64x2048x8192", "triton-ktir/matmul_fwd_ktir.mlir", "matmul_kernel", matmul_inputs),
     Call("paged attention", "triton-ktir/paged_attention.mlir",
-         "kernel_unified_attention_spyre_2d", _paged_attention),
-    Call("rope 163840x128", "latency/rope_fwd_4x2.mlir", "rope_fwd_kernel", _rope(False)),
-    Call("rope, zero input", "latency/rope_fwd_4x2.mlir", "rope_fwd_kernel", _rope(True)),
+         "kernel_unified_attention_spyre_2d", paged_attention_inputs),
+    Call("rope 163840x128", "latency/rope_fwd_4x2.mlir", "rope_fwd_kernel", rope_inputs(False)),
+    Call("rope, zero input", "latency/rope_fwd_4x2.mlir", "rope_fwd_kernel", rope_inputs(True)),
 )
 
 # Run in a child process with ktir-cpu's sources first on sys.path: loads the inputs, parses

@@ -28,7 +28,7 @@ passes of issue 14; cycles are the emulator's, so the machine's load does not ch
     vector_add_ktir                     194        367       1.89x       348          60%  match
     softmax_small                       144        485       3.37x       284          45%  match
     matmul_small                        392          -   (linalg.matmul: no lowering yet)
-    rmsnorm_4core_4x1                 82950     100876       1.22x     49152           0%  match (over the bar)
+    rmsnorm_4core_4x1                 82950     100876       1.22x     49152           0%  match (over)
     softmax_fwd_ktir 4096x1024       147456     132080       0.90x    131072           0%  match
     layernorm_fwd_ktir 1151x8192     925060     591772       0.64x    589348           0%  match
     rope_fwd_4x2 163840x128          794624     671960       0.85x    663552           0%  match
@@ -63,12 +63,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.interpreter import (
     MIRROR,
-    _layernorm,
-    _matmul,
-    _paged_attention,
-    _rope,
-    _softmax,
     ktir_cpu_sources,
+    layernorm_inputs,
+    matmul_inputs,
+    paged_attention_inputs,
+    rope_inputs,
+    softmax_inputs,
 )
 
 THRESHOLD = 10_000  # cycles: the bar applies to kernels ktir-cpu estimates at least this long
@@ -108,15 +108,15 @@ CALLS = (
     Call("rmsnorm_4core_4x1", "latency/rmsnorm_4core_4x1.mlir", "rmsnorm_4x1",
          {"N": 4096, "eps": 1e-5, "BLOCK_SIZE": 1024}),
     Call("softmax_fwd_ktir 4096x1024", "triton-ktir/softmax_fwd_ktir.mlir", "softmax_kernel",
-         make=_softmax, slow=True),
+         make=softmax_inputs, slow=True),
     Call("layernorm_fwd_ktir 1151x8192", "triton-ktir/layernorm_fwd_ktir.mlir",
-         "_layer_norm_fwd_fused", make=_layernorm, slow=True),
+         "_layer_norm_fwd_fused", make=layernorm_inputs, slow=True),
     Call("rope_fwd_4x2 163840x128", "latency/rope_fwd_4x2.mlir", "rope_fwd_kernel",
-         make=_rope(False), slow=True),
+         make=rope_inputs(False), slow=True),
     Call("matmul_fwd_ktir", "triton-ktir/matmul_fwd_ktir.mlir", "matmul_kernel",
-         make=_matmul, slow=True),
+         make=matmul_inputs, slow=True),
     Call("paged_attention", "triton-ktir/paged_attention.mlir",
-         "kernel_unified_attention_spyre_2d", make=_paged_attention),
+         "kernel_unified_attention_spyre_2d", make=paged_attention_inputs),
 )
 
 

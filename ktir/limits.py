@@ -75,7 +75,13 @@ def read_limited(path, what: str = "input", kind: str = "input_bytes") -> bytes:
     limit = getattr(CURRENT, kind)
     with open(path, "rb") as f:
         data = f.read(limit + 1)
-    if len(data) > limit:
+    check_file_size(path, len(data), what, kind)
+    return data
+
+
+def check_file_size(path, size: int, what: str, kind: str = "input_bytes") -> None:
+    """Raises KtirDiagnostic naming the file when `size` bytes exceed limit `kind`."""
+    limit = getattr(CURRENT, kind)
+    if size > limit:
         raise KtirDiagnostic(f"error: {what} '{path}' is larger than the limit of {limit:,} "
                              f"bytes (raise it with {OPTIONS[kind]})")
-    return data

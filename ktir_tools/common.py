@@ -127,22 +127,19 @@ def _first_line(e: BaseException) -> str:
 
 
 def _mapped(path: Path) -> Any:
-    """A regular file within --max-buffer-bytes (an .npz holds buffers), mapped read-only into memory (its arrays are
-    then read in place, without copying the file); None for an empty or special file (a
-    pipe, a device: read to the limit instead). Raises KtirDiagnostic past the limit."""
+    """A regular file within --max-buffer-bytes (an .npz holds buffers), mapped read-only
+    into memory (its arrays are then read in place, without copying the file); None for an
+    empty or special file (a pipe, a device: read to the limit instead). Raises
+    KtirDiagnostic past the limit."""
     import mmap
 
-    from ktir.errors import KtirDiagnostic
-    from ktir.limits import CURRENT, OPTIONS
+    from ktir.limits import check_file_size
 
     with open(path, "rb") as f:
         st = os.fstat(f.fileno())
         if not stat.S_ISREG(st.st_mode) or st.st_size == 0:
             return None
-        if st.st_size > CURRENT.buffer_bytes:
-            raise KtirDiagnostic(f"error: --inputs '{path}' is larger than the limit of "
-                                 f"{CURRENT.buffer_bytes:,} bytes (raise it with "
-                                 f"{OPTIONS['buffer_bytes']})")
+        check_file_size(path, st.st_size, "--inputs", "buffer_bytes")
         return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
 
 

@@ -226,7 +226,7 @@ class _Numbering:
 
     def _first_of(self, op: Operation) -> Operation:
         ins = getattr(op, "inputs", None)
-        ins = op.operands if ins is None or op.name in ("arith.select",) else ins
+        ins = op.operands if ins is None else ins
         body = "".join(str(o) for r in op.regions for b in r.blocks for o in b.ops)
         key = (op.name, tuple(self.canonical(v) for v in ins), str(op.attributes),
                str(op.properties), body, tuple(r.type for r in op.results))
