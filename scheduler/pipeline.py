@@ -43,10 +43,12 @@ FRONTEND: tuple[Step, ...] = (
 SCHEDULING: tuple[Step, ...] = (
     Checkpoint.PRE_SCHEDULING,
     "path-expansion",
+    "normalize-scf-for-loops",
     "stage-coarsening",
     "reduction-loop-exposure",
     "sink-host-loops",
     "double-buffering",
+    "affine-min-canonicalization",
     Checkpoint.POST_SCHEDULING,
     "address-assignment",
     "normalize-grid-to-1d",

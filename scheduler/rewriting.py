@@ -22,10 +22,11 @@ operands only; xDSL's linalg ops declare none, so its DCE keeps every one of the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from xdsl.dialects.builtin import MemRefType
-from xdsl.ir import Operation, Region, SSAValue
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType
+from xdsl.ir import Operation, Region, SSAValue, Use
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -111,3 +112,33 @@ def dead_code(region: Region, listener: PatternRewriterListener | None = None) -
         if not live.changed:
             return erased
         erased = True
+
+
+def count_iterations(loop: scf.ForOp, count: int, rewriter: PatternRewriter,
+                     keep: Callable[[Use], bool] = lambda _: False,
+                     at: InsertPoint | None = None) -> None:
+    """Make `loop` iterate its iteration number `%k` from 0 to `count` step 1, the old index
+    recomputed at the top of the body (`lb + %k * step`) for every use but those `keep`
+    accepts (uses a caller has rewritten to read the iteration number).
+
+    The one loop rewrite `normalize-tile-loops` (tile-strided host loops) and
+    `normalize-scf-for-loops` (every constant-bound loop) share; the recompute is left out
+    when no use needs it. The new bounds go at `at` (default: before the loop)."""
+    body = loop.body.block
+    k = body.args[0]
+    uses = tuple(u for u in k.uses if not keep(u))
+    lb, step = loop.lb, loop.step
+    if uses:
+        scaled = arith.MuliOp(k, step)
+        iv = arith.AddiOp(lb, scaled)
+        iv.result.name_hint = k.name_hint
+        for use in uses:
+            use.operation.operands[use.index] = iv.result
+            rewriter.notify_op_modified(use.operation)
+        rewriter.insert([scaled, iv], InsertPoint.at_start(body))
+    k.name_hint = "k" if uses else k.name_hint
+    consts = [arith.ConstantOp(IntegerAttr(v, IndexType())) for v in (0, count, 1)]
+    rewriter.insert(list(consts), at or InsertPoint.before(loop))
+    for i, c in enumerate(consts):
+        loop.operands[i] = c.result
+    rewriter.notify_op_modified(loop)

@@ -36,13 +36,12 @@ import math
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects import arith, func, scf
+from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, MemRefType, ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
-from xdsl.rewriter import InsertPoint
 from xdsl.traits import (
     IsTerminator,
     RecursiveMemoryEffect,
@@ -54,8 +53,8 @@ from ktir.diagnostics import op_location
 from ktir.dialects import ktdp
 from ktir.dialects.ktdp_types import int_list, kernel_grid
 from ktir.interpreter.probe import AddressProbe, NotEvaluable
-from scheduler.analysis.index_exprs import IndexExprs, index_constant
-from scheduler.rewriting import apply_patterns
+from scheduler.analysis.index_exprs import IndexExprs
+from scheduler.rewriting import apply_patterns, count_iterations
 
 
 def _kernel(op: Operation) -> func.FuncOp | None:
@@ -242,24 +241,7 @@ class NormalizeTileLoop(RewritePattern):
             return
         if len(set(counts.values())) != 1 and tail_refusal(loop) is not None:
             return
-        count = max(counts.values())
-        c0, cn, c1 = index_constant(0), index_constant(count), index_constant(1)
-        rewriter.insert_op([c0, cn, c1], InsertPoint.before(loop))
-        body = loop.body.block
-        k = body.args[0]
-        uses = tuple(k.uses)
-        scaled = arith.MuliOp(k, loop.step)
-        iv = arith.AddiOp(loop.lb, scaled)
-        iv.result.name_hint = k.name_hint
-        k.name_hint = "k"
-        for use in uses:
-            use.operation.operands[use.index] = iv.result
-            rewriter.notify_op_modified(use.operation)
-        rewriter.insert_op([scaled, iv], InsertPoint.at_start(body))
-        new: list[SSAValue] = [c0.result, cn.result, c1.result]
-        for i, v in enumerate(new):
-            loop.operands[i] = v
-        rewriter.notify_op_modified(loop)
+        count_iterations(loop, max(counts.values()), rewriter)
 
 
 class NormalizeTileLoopsPass(ModulePass):

@@ -39,8 +39,9 @@ vectors from the scratchpad; sink-host-loops and double-buffering overlap their 
 element-wise), transfers in a mode (splat, pad), loops in a stage, loops that are not
 parallel or whose bounds are not constants, nests that are not perfect, a scratchpad buffer
 not filled or drained by exactly one DMA at its origin, a DMA whose subscripts are not
-`base + iv` along one dimension per loop with the box as long as the loop's step (the
-iterations would not tile the block), and loop induction values used anywhere else in a DMA
+`base + c * iv` along one dimension per loop with the box as long as c times the loop's
+step (the iterations would not tile the block; c > 1 after normalize-scf-for-loops, which
+moves the vector length from the step into the subscript), and loop induction values used anywhere else in a DMA
 stage or outside the stages. A pipeline without scratchpad buffers (a device whose load
 units read global memory straight into FIFOs, like `stream_device`) has no DMA to coarsen.
 
@@ -64,6 +65,7 @@ from xdsl.ir.affine import (
     AffineConstantExpr,
     AffineDimExpr,
     AffineExpr,
+    AffineMap,
 )
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -116,6 +118,7 @@ class _Dma:
     inbound: bool             # view -> buffer
     box: list[int]            # the global side's box
     dim_of: dict[int, int]    # loop position -> the box dimension its iv walks
+    scale: dict[int, int]     # loop position -> elements per unit of its iv along that dim
 
 
 @dataclass
@@ -230,19 +233,22 @@ def _analyse(p: PipelineOp, device) -> _Analysis | None:
             if any(c is None for c in coeffs):
                 return None
             dim_of: dict[int, int] = {}
+            scale: dict[int, int] = {}
             for k, v in enumerate(idx):
                 if v not in ivs:
                     continue
                 hits = [d for d, c in enumerate(coeffs) if c[k]]  # type: ignore[index]
-                if len(hits) > 1 or (hits and coeffs[hits[0]][k] != 1):  # type: ignore[index]
+                if len(hits) > 1 or (hits and coeffs[hits[0]][k] <= 0):  # type: ignore[index]
                     return None
                 if hits:
                     d = hits[0]
                     lp = ivs[v]
-                    if d in dim_of.values() or lp in dim_of or box[d] != loops[lp].step:
+                    c = coeffs[d][k]  # type: ignore[index]
+                    if d in dim_of.values() or lp in dim_of or box[d] != c * loops[lp].step:
                         return None
                     dim_of[lp] = d
-            a.dmas.append(_Dma(t, s, buf, inbound, box, dim_of))
+                    scale[lp] = c
+            a.dmas.append(_Dma(t, s, buf, inbound, box, dim_of, scale))
             a.dma_stages.add(s)
     if not a.dmas or not buffers:
         return None
@@ -489,20 +495,17 @@ def _rewrite(a: _Analysis, c: _Choice, rewriter: PatternRewriter) -> None:
                                                        or op.destination in shape_of):
                     buf = op.source if op.source in shape_of else op.destination
                     d = next(x for x in a.dmas if x.buffer is buf)
-                    idx: list[SSAValue | int] = [0] * len(d.box)
-                    for k, dim in d.dim_of.items():
-                        if k >= c.m:
-                            idx[dim] = rel[k]
+                    bidx, bmap = _block_subscripts(d, c, rel)
                     src = m.get(op.source, op.source)
                     dst = m.get(op.destination, op.destination)
                     if buf is op.source:
-                        new = DataTransferOp(src, idx, None, op.mixed_source_sizes, dst,
+                        new = DataTransferOp(src, bidx, bmap, op.mixed_source_sizes, dst,
                                              [m.get(v, v) for v in op.dest_indices],
                                              op.dest_map, op.mixed_dest_sizes)
                     else:
                         new = DataTransferOp(src, [m.get(v, v) for v in op.source_indices],
-                                             op.source_map, op.mixed_source_sizes, dst, idx,
-                                             None, op.mixed_dest_sizes)
+                                             op.source_map, op.mixed_source_sizes, dst, bidx,
+                                             bmap, op.mixed_dest_sizes)
                     inner_body.append(new)
                 else:
                     inner_body.append(op.clone(m))
@@ -524,6 +527,20 @@ def _rewrite(a: _Analysis, c: _Choice, rewriter: PatternRewriter) -> None:
     bloop.attributes |= cut.op.attributes
     rewriter.insert([*bconsts, bloop], InsertPoint.before(cut.op))
     rewriter.erase(cut.op, safe_erase=False)
+
+
+def _block_subscripts(d: _Dma, c: _Choice, rel: dict[int, SSAValue]
+                      ) -> tuple[list[SSAValue], AffineMap]:
+    """Subscripts into the block buffer of `d` at the point `rel` (point loop indices, in
+    their loops' units): the loop walking a dimension times its scale there."""
+    exprs: list[AffineExpr] = [AffineExpr.constant(0)] * len(d.box)
+    idx: list[SSAValue] = []
+    for k, dim in d.dim_of.items():
+        if k >= c.m:
+            e = AffineExpr.dimension(len(idx))
+            exprs[dim] = e if d.scale[k] == 1 else e * d.scale[k]
+            idx.append(rel[k])
+    return idx, AffineMap(len(idx), 0, tuple(exprs))
 
 
 def _tiles(op: Operation) -> int:
