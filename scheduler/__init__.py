@@ -41,6 +41,8 @@ _PASSES = {
     "stage-coarsening": ("transforms.stage_coarsening", "StageCoarseningPass"),
     "affine-min-canonicalization": ("transforms.affine_min_canonicalization",
                                     "AffineMinCanonicalizationPass"),
+    "subsume-linearize-index": ("transforms.subsume_linearize_index",
+                                "SubsumeLinearizeIndexPass"),
     "double-buffering": ("transforms.double_buffering", "DoubleBufferingPass"),
     "tile-invariant-groups": ("transforms.tile_invariant_groups", "TileInvariantGroupsPass"),
     "split-distributed-views": ("transforms.split_distributed_views",

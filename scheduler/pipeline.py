@@ -49,6 +49,7 @@ SCHEDULING: tuple[Step, ...] = (
     "sink-host-loops",
     "double-buffering",
     "affine-min-canonicalization",
+    "subsume-linearize-index",
     Checkpoint.POST_SCHEDULING,
     "address-assignment",
     "normalize-grid-to-1d",
