@@ -89,7 +89,7 @@ class NormalizeForLoop(RewritePattern):
         count_iterations(loop, max(0, -(-(ub - lb) // step)), rewriter, keep=folds, at=at)
         for v in dict.fromkeys(old):  # the old bounds, when nothing else reads them
             if isinstance(v.owner, arith.ConstantOp) and not v.uses:
-                rewriter.erase_op(v.owner)
+                rewriter.erase(v.owner)
 
 
 class NormalizeScfForLoopsPass(ModulePass):

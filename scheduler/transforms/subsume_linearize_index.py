@@ -110,7 +110,7 @@ class SubsumeLinearizeIndex(RewritePattern):
         for lin in dead:
             assert isinstance(lin, TilingLinearizeIndexOp)
             if not lin.result.uses:
-                rewriter.erase_op(lin)
+                rewriter.erase(lin)
 
 
 class SubsumeLinearizeIndexPass(ModulePass):
