@@ -38,5 +38,6 @@ def test_same_schedule_with_and_without(tmp_path: Path, device: str) -> None:
     kernel.write_text(_tiled_add(128, 4))
     on = run_and_check(kernel, device)
     off = run_and_check(kernel, device, disable=("normalize-scf-for-loops",))
-    assert on.match and off.match
+    assert on.match
+    assert off.match
     assert on.emulation.cycles == off.emulation.cycles

@@ -7,7 +7,7 @@
 /// caught where it matters: without path-expansion no stage is bound to a unit, and the
 /// lowering says so at the source op the pipeline came from.
 
-// DISABLE: error: unknown pass 'nope' to disable (the pipeline's passes: normalize-view-origins, normalize-tile-loops, unroll-carried-loops, split-distributed-views, ktir-legality-check, compute-group-extraction, tile-invariant-groups, construct-three-stage-pipeline, path-expansion, stage-coarsening, reduction-loop-exposure, sink-host-loops, double-buffering, address-assignment, normalize-grid-to-1d, ktdf-to-ktdflowering, ktdflowering-to-dfir, wrap-program-dfir)
+// DISABLE: error: unknown pass 'nope' to disable (the pipeline's passes: normalize-view-origins, normalize-tile-loops, unroll-carried-loops, split-distributed-views, ktir-legality-check, compute-group-extraction, tile-invariant-groups, construct-three-stage-pipeline, path-expansion, normalize-scf-for-loops, stage-coarsening, reduction-loop-exposure, sink-host-loops, double-buffering, affine-min-canonicalization, subsume-linearize-index, address-assignment, normalize-grid-to-1d, ktdf-to-ktdflowering, ktdflowering-to-dfir, wrap-program-dfir)
 // STOP: error: cannot stop at 'nope': neither a checkpoint nor a pass of this pipeline (pre_mapping, normalize-view-origins, normalize-tile-loops, unroll-carried-loops, split-distributed-views, ktir-legality-check, compute-group-extraction, tile-invariant-groups, construct-three-stage-pipeline, pre_scheduling, path-expansion, stage-coarsening, reduction-loop-exposure, sink-host-loops, double-buffering, post_scheduling, address-assignment, normalize-grid-to-1d, ktdf-to-ktdflowering, post_lowering, ktdflowering-to-dfir, wrap-program-dfir)
 
 func.func @neg_row(%x: index) attributes {grid = [1]} {
