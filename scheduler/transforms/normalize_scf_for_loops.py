@@ -17,7 +17,10 @@ A use the maps cannot absorb (a call's operand, arithmetic, a nested loop's boun
 old index recomputed at the top of the body, `%v = lb + %k * step` (the rewrite
 `normalize-tile-loops` applies to tile-strided loops, shared in scheduler/rewriting.py).
 Loops whose lower bound or step is not a constant are left alone (their trip count would be
-computed at run time; no loop of this pipeline has one). A normalisation: the schedule and
+computed at run time; no loop of this pipeline has one), and so are host loops, those whose
+body calls a compute group: they are the host program, not a schedule, and `sink-host-loops`
+moves a loop whose body is one call into that group as it is (the recompute would be a second
+op in its body). A normalisation: the schedule and
 its cycles do not change (stage-coarsening reads the scaled subscripts as it read the
 strided ones); the loop passes after it can rely on the form.
 """
@@ -27,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.context import Context
-from xdsl.dialects import arith, scf
+from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, ModuleOp
 from xdsl.ir import Operation, SSAValue, Use
 from xdsl.ir.affine import AffineExpr, AffineMap
@@ -67,6 +70,8 @@ class NormalizeForLoop(RewritePattern):
         lb, ub, step = (const_int(v) for v in old)
         if lb is None or ub is None or step is None or step <= 0 or (lb == 0 and step == 1):
             return
+        if any(isinstance(o, func.CallOp) for o in loop.body.walk()):
+            return  # a host loop (see the module docstring)
         iv = loop.body.block.args[0]
         # The block argument becomes the iteration number: the subscripts that read it
         # keep it and their maps absorb `lb + k * step`; every other use gets the recompute.

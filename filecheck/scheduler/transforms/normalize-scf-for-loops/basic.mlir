@@ -100,25 +100,27 @@ builtin.module {
 
 // -----
 
-/// A loop whose index a call reads: the call reads it recomputed from the iteration number
-/// (`2 + %k * 3`), the loop runs ceil((11 - 2) / 3) = 3 times.
+/// A loop whose index arithmetic reads: the `addi` reads it recomputed from the iteration
+/// number (`2 + %k * 3`), the loop runs ceil((11 - 2) / 3) = 3 times; the subscript that reads
+/// the `addi` is not the index and stays as it is.
 
-// CHECK-LABEL: func.func @host(
+// CHECK-LABEL: func.func @arith_use(
 // CHECK:         %[[C0:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    %[[C3:.*]] = arith.constant 3 : index
 // CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : index
 // CHECK:         scf.for %[[K:.*]] = %[[C0]] to %[[C3]] step %[[C1]] {
 // CHECK-NEXT:      %[[S:.*]] = arith.muli %[[K]], %[[STEP:.*]] : index
 // CHECK-NEXT:      %[[I:.*]] = arith.addi %[[LB:.*]], %[[S]] : index
-// CHECK-NEXT:      func.call @body(%[[I]]) : (index) -> ()
+// CHECK-NEXT:      %[[X:.*]] = arith.addi %[[I]], %[[I]] : index
+// CHECK-NEXT:      ktdf.data_transfer from %src[%[[X]]] size [1] to %dst[0] size [1]
 
-func.func private @body(index) -> ()
-func.func @host() {
+func.func @arith_use(%src: memref<32xf16, "DDR">, %dst: memref<1xf16, "L1">) {
   %lb = arith.constant 2 : index
   %ub = arith.constant 11 : index
   %step = arith.constant 3 : index
   scf.for %i = %lb to %ub step %step {
-    func.call @body(%i) : (index) -> ()
+    %x = arith.addi %i, %i : index
+    ktdf.data_transfer from %src[%x] size [1] to %dst[0] size [1] : memref<32xf16, "DDR">, memref<1xf16, "L1">
   }
   func.return
 }
@@ -126,11 +128,14 @@ func.func @host() {
 // -----
 
 /// Left alone: a lower bound that is not a constant (its trip count is known only at run
-/// time), and a loop already from 0 by 1.
+/// time), a loop already from 0 by 1, and a host loop (it calls a group: sink-host-loops
+/// moves it into the group as it is).
 
 // CHECK-LABEL: func.func @dynamic(
 // CHECK:         scf.for %{{.*}} = %n to %{{.*}} step %{{.*}} {
 // CHECK:         scf.for %{{.*}} = %{{.*}} to %n step %{{.*}} {
+// CHECK:         scf.for %[[I:.*]] = %c2 to %c16 step %c4 {
+// CHECK-NEXT:      func.call @body(%[[I]]) : (index) -> ()
 
 func.func @dynamic(%n: index) {
   %c0 = arith.constant 0 : index
@@ -142,6 +147,10 @@ func.func @dynamic(%n: index) {
   }
   scf.for %j = %c0 to %n step %c1 {
     func.call @body(%j) : (index) -> ()
+  }
+  %c2 = arith.constant 2 : index
+  scf.for %h = %c2 to %c16 step %c4 {
+    func.call @body(%h) : (index) -> ()
   }
   func.return
 }
