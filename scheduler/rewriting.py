@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType
+from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Operation, Region, SSAValue, Use
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -37,6 +37,8 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator
 from xdsl.transforms.dead_code_elimination import LiveSet, would_be_trivially_dead
+
+from scheduler.analysis.index_exprs import index_constant
 
 
 def replace_keeping_names(rewriter: PatternRewriter, op: Operation,
@@ -137,7 +139,7 @@ def count_iterations(loop: scf.ForOp, count: int, rewriter: PatternRewriter,
             rewriter.notify_op_modified(use.operation)
         rewriter.insert([scaled, iv], InsertPoint.at_start(body))
     k.name_hint = "k" if uses else k.name_hint
-    consts = [arith.ConstantOp(IntegerAttr(v, IndexType())) for v in (0, count, 1)]
+    consts = [index_constant(v) for v in (0, count, 1)]
     rewriter.insert(list(consts), at or InsertPoint.before(loop))
     for i, c in enumerate(consts):
         loop.operands[i] = c.result

@@ -34,6 +34,14 @@ def index_constant(v: int) -> arith.ConstantOp:
     return arith.ConstantOp(IntegerAttr(v, IndexType()))
 
 
+def trip_count(loop: scf.ForOp) -> int | None:
+    """Iterations of a loop with constant bounds and a positive step, else None."""
+    lb, ub, step = (const_int(v) for v in (loop.lb, loop.ub, loop.step))
+    if lb is None or ub is None or step is None or step <= 0:
+        return None
+    return max(0, -(-(ub - lb) // step))
+
+
 def linear_iteration(loops: list[scf.ForOp]) -> tuple[list[Operation], SSAValue, int] | None:
     """Ops (not inserted) computing the linearised iteration number of the nest `loops`
     (outermost first, the innermost fastest), that value and the total trip count; None when

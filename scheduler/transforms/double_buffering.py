@@ -42,6 +42,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from xdsl.rewriter import InsertPoint
 
 from scheduler.analysis.device import device_of
+from scheduler.analysis.index_exprs import trip_count
 from scheduler.dialects.ktdf import (
     BufferPhaseOp,
     DataTransferOp,
@@ -51,7 +52,6 @@ from scheduler.dialects.ktdf import (
     SelectMemrefOp,
     StageOp,
 )
-from scheduler.dialects.ktdf_types import const_int
 from scheduler.rewriting import apply_patterns
 
 PHASES = 2
@@ -65,13 +65,6 @@ def enclosing_loops(p: Operation) -> list[scf.ForOp]:
         loops.append(cur)
         cur = cur.parent_op()
     return list(reversed(loops))
-
-
-def trip_count(loop: scf.ForOp) -> int | None:
-    lb, ub, step = (const_int(v) for v in (loop.lb, loop.ub, loop.step))
-    if lb is None or ub is None or step is None or step <= 0:
-        return None
-    return max(0, -(-(ub - lb) // step))
 
 
 def _has_reduction(p: PipelineOp) -> bool:

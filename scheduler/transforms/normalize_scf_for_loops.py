@@ -38,6 +38,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
+from scheduler.analysis.index_exprs import trip_count
 from scheduler.dialects.ktdf import DataTransferOp
 from scheduler.dialects.ktdf_types import const_int
 from scheduler.rewriting import apply_patterns, count_iterations
@@ -67,8 +68,8 @@ class NormalizeForLoop(RewritePattern):
         if not isinstance(loop.lb.type, IndexType):
             return
         old = (loop.lb, loop.ub, loop.step)
-        lb, ub, step = (const_int(v) for v in old)
-        if lb is None or ub is None or step is None or step <= 0 or (lb == 0 and step == 1):
+        lb, step, count = const_int(loop.lb), const_int(loop.step), trip_count(loop)
+        if lb is None or step is None or count is None or (lb == 0 and step == 1):
             return
         if any(isinstance(o, func.CallOp) for o in loop.body.walk()):
             return  # a host loop (see the module docstring)
@@ -91,7 +92,7 @@ class NormalizeForLoop(RewritePattern):
         # the new bounds where the old lower bound is defined: a perfect nest stays perfect
         owner = loop.lb.owner
         at = InsertPoint.after(owner) if isinstance(owner, Operation) else None
-        count_iterations(loop, max(0, -(-(ub - lb) // step)), rewriter, keep=folds, at=at)
+        count_iterations(loop, count, rewriter, keep=folds, at=at)
         for v in dict.fromkeys(old):  # the old bounds, when nothing else reads them
             if isinstance(v.owner, arith.ConstantOp) and not v.uses:
                 rewriter.erase(v.owner)
