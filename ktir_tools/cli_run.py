@@ -108,6 +108,10 @@ def run(
         "-O", help="Optimisation level: -O0 disables every optimisation pass (the naive "
         "schedule: one vector per transfer), -O1 (default) runs them.", min=0,
         max=1)] = 1,
+    schedule_report: Annotated[bool, typer.Option(
+        "--schedule-report", help="Print, per compute group, what the scheduler chose "
+        "(stages, what each transfer moves, buffers, copies, instances) and its predicted "
+        "cycles beside the emulated ones (--json: key 'schedule').")] = False,
     json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
 ) -> None:
@@ -163,6 +167,7 @@ def run(
                                loop_limit=loop_limit,
                                dump_programs=dump_programs,
                                disable=disabled_passes(disable or (), opt_level),
+                               schedule_report=schedule_report,
                                on_step=progress.start,
                                after_step=lambda name, module, s: progress.done(s))
     except EmulationError as e:
@@ -179,6 +184,11 @@ def run(
     else:
         for line in _describe(report):
             typer.echo(line)
+        if report.schedule is not None:
+            from scheduler.analysis.schedule_model import format_report
+
+            for line in format_report(report.schedule, report.group_cycles()):
+                typer.echo("  " + line)
         if trace is not None:
             typer.echo(f"  trace      {trace}")
         typer.echo("PASS" if report.match else "FAIL")
