@@ -48,6 +48,7 @@ SCHEDULING: tuple[Step, ...] = (
     "reduction-loop-exposure",
     "sink-host-loops",
     "double-buffering",
+    "parallelize-loops-across-instances",
     "affine-min-canonicalization",
     "subsume-linearize-index",
     Checkpoint.POST_SCHEDULING,
@@ -70,6 +71,7 @@ OPTIMISATIONS: tuple[str, ...] = (
     "stage-coarsening",
     "sink-host-loops",
     "double-buffering",
+    "parallelize-loops-across-instances",
 )
 
 GROUPS: dict[str, tuple[Step, ...]] = {

@@ -21,7 +21,7 @@ written to be read, not to be exact:
   and the pipeline's period is at least all its instance's bytes through that memory so;
 - a pipeline takes one instance through its stages (fill and drain: stages that hand over
   through memory one after the other, FIFO-connected ones streaming, as slow as the slowest
-  of them) plus, for every further
+  of them; the copies of parallelize-loops-across-instances beside the first corelet's) plus, for every further
   instance, its period: the slowest stage when its buffers have two or more copies, else the
   slowest writer + reader pair of a single-copy buffer (the writer waits for the reader to
   release it);
@@ -34,13 +34,14 @@ import math
 from dataclasses import dataclass, field
 
 from xdsl.dialects import func, memref, scf
-from xdsl.dialects.builtin import MemRefType, ModuleOp, ShapedType, StringAttr
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, ShapedType, StringAttr
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, SSAValue
 
 from ktir.dialects.ktdp_types import kernel_grid
 from scheduler.analysis.index_exprs import trip_count
-from scheduler.dialects.ktdf import DataTransferOp, PipelineOp, StageOp
+from scheduler.analysis.units import split_key, unit_key
+from scheduler.dialects.ktdf import INSTANCE, DataTransferOp, PipelineOp, StageOp
 from scheduler.dialects.ktdf_types import FifoSlotType
 
 _CLASS_OF_OP = {"arith.mulf": "mul", "arith.muli": "mul", "arith.divf": "divide",
@@ -101,7 +102,7 @@ class Buffer:
 
 @dataclass
 class Stage:
-    unit: str
+    unit: str  # its kind, `-CL<k>` for another corelet than the first
     moves: list[str] = field(default_factory=list)  # one line per transfer
     ops: int = 0  # scalar ops of the generic bodies (compute stages)
     cycles: float = 0.0  # one instance
@@ -182,7 +183,8 @@ def _compute_cost(g: linalg.GenericOp, unit) -> tuple[float, float, int]:
 def _stage(s: StageOp, device, tiles: int, shared: dict[str, float]) -> Stage:
     unit_kind = s.applicable_units[0] if s.applicable_units else "?"
     unit = device.units.get(unit_kind)
-    st = Stage(unit_kind)
+    inst = s.attributes.get(INSTANCE)
+    st = Stage(unit_key(unit_kind, inst.value.data if isinstance(inst, IntegerAttr) else None))
     lats: list[float] = []
     for op in s.body.block.walk():
         n, _ = _trips(_loops_between(op, s))
@@ -249,6 +251,8 @@ def _segments(p: PipelineOp, stages: list[Stage]) -> list[float]:
     out: list[float] = []
     run: list[float] = []
     for op, st in zip(p.stages, stages):
+        if split_key(st.unit)[1]:  # another corelet's copy: alongside the first one's
+            continue
         run.append(st.cycles)
         if not _feeds_fifo(op):
             out.append(max(run))

@@ -40,7 +40,8 @@ def test_prediction_is_within_a_factor_of_emulation(kernel, device, tmp_path) ->
 def test_report_names_tiles_buffers_and_copies() -> None:
     r = run_and_check(EXAMPLES / "bias_add.mlir", "sample_device", schedule_report=True)
     (p,) = r.schedule[0].pipelines
-    assert [s.unit for s in p.stages] == ["MNILU", "L1LU", "SFU", "L1SU", "MNISU"]
+    assert [s.unit for s in p.stages] == ["MNILU", "L1LU", "SFU", "L1SU", "L1LU-CL1", "SFU-CL1",
+                                          "L1SU-CL1", "MNISU"]
     assert p.stages[0].moves == ["DDR 8x256 -> L1 8x256 (4,096 B)",
                                  "DDR 1x256 -> L1 1x256 (512 B)"]
     assert sorted((b.memory, b.shape, b.bytes) for b in p.buffers) == [
