@@ -57,8 +57,9 @@ def compile_cmd(
         help="Stop after this checkpoint (pre_mapping, pre_scheduling, post_scheduling, "
         "post_lowering) or pass.")] = None,
     disable: Annotated[list[str] | None, typer.Option(
-        help="Skip a pass of the pipeline by name (an optimisation: stage-coarsening, "
-        "sink-host-loops, double-buffering, parallelize-loops-across-instances). "
+        help="Skip a pass of the pipeline by name (an optimisation: "
+        "scalar-broadcast-legalization, stage-coarsening, sink-host-loops, double-buffering, "
+        "parallelize-loops-across-instances). "
         "Repeatable.")] = None,
     opt_level: Annotated[int, typer.Option(
         "-O", help="Optimisation level: -O0 disables every optimisation pass (the naive "

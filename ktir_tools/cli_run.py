@@ -102,8 +102,9 @@ def run(
         help="Stop a loop whose body does no timed work (no transfer, vector op or signal) "
         "after this many iterations.", min=1)] = DEFAULT_LOOP_LIMIT,
     disable: Annotated[list[str] | None, typer.Option(
-        help="Skip a pass of the pipeline by name (an optimisation: stage-coarsening, "
-        "sink-host-loops, double-buffering, parallelize-loops-across-instances). "
+        help="Skip a pass of the pipeline by name (an optimisation: "
+        "scalar-broadcast-legalization, stage-coarsening, sink-host-loops, double-buffering, "
+        "parallelize-loops-across-instances). "
         "Repeatable.")] = None,
     opt_level: Annotated[int, typer.Option(
         "-O", help="Optimisation level: -O0 disables every optimisation pass (the naive "

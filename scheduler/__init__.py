@@ -44,6 +44,8 @@ _PASSES = {
     "subsume-linearize-index": ("transforms.subsume_linearize_index",
                                 "SubsumeLinearizeIndexPass"),
     "double-buffering": ("transforms.double_buffering", "DoubleBufferingPass"),
+    "scalar-broadcast-legalization": ("transforms.scalar_broadcast_legalization",
+                                      "ScalarBroadcastLegalizationPass"),
     "parallelize-loops-across-instances": ("transforms.parallelize_loops_across_instances",
                                            "ParallelizeLoopsAcrossInstancesPass"),
     "tile-invariant-groups": ("transforms.tile_invariant_groups", "TileInvariantGroupsPass"),

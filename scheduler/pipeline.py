@@ -43,6 +43,7 @@ FRONTEND: tuple[Step, ...] = (
 SCHEDULING: tuple[Step, ...] = (
     Checkpoint.PRE_SCHEDULING,
     "path-expansion",
+    "scalar-broadcast-legalization",
     "normalize-scf-for-loops",
     "stage-coarsening",
     "reduction-loop-exposure",
@@ -68,6 +69,7 @@ BACKEND: tuple[Step, ...] = (
 # The optimisation passes: each one is left out by `--disable NAME`, all of them by `-O0`
 # (the naive schedule: one vector per transfer behind a handshake, one buffer per stream).
 OPTIMISATIONS: tuple[str, ...] = (
+    "scalar-broadcast-legalization",
     "stage-coarsening",
     "sink-host-loops",
     "double-buffering",
