@@ -47,6 +47,7 @@ SCHEDULING: tuple[Step, ...] = (
     "stage-coarsening",
     "reduction-loop-exposure",
     "sink-host-loops",
+    "broadcast-promotion",
     "double-buffering",
     "parallelize-loops-across-instances",
     "affine-min-canonicalization",
@@ -70,6 +71,7 @@ BACKEND: tuple[Step, ...] = (
 OPTIMISATIONS: tuple[str, ...] = (
     "stage-coarsening",
     "sink-host-loops",
+    "broadcast-promotion",
     "double-buffering",
     "parallelize-loops-across-instances",
 )

@@ -262,6 +262,62 @@ def _buffers_read(stage: StageOp) -> set[SSAValue]:
             and memory_kind(t.source.type) is not None}
 
 
+def _when(test: tuple[list[Operation], SSAValue | None], then: list[Operation],
+          negate: bool = False) -> list[Operation]:
+    """`then` under `scf.if` of the test (its negation with `negate`); a test that always
+    holds gives `then` itself, or nothing when negated."""
+    ops, cond = test
+    if cond is None:
+        return [] if negate else then
+    taken, other = Block([*then, scf.YieldOp()]), Block([scf.YieldOp()])
+    regions = (Region(other), Region(taken)) if negate else (Region(taken), Region(other))
+    return [*ops, scf.IfOp(cond, [], *regions)]
+
+
+def _sibling_signals(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
+                     units: dict[str, SSAValue], head: list[list[Operation]],
+                     tail: list[list[Operation]], rewriter: PatternRewriter) -> None:
+    """A buffer defined outside the pipeline (broadcast-promotion's) that one of its stages
+    writes and stages of later pipelines read: the writer posts after its work, each reader
+    waits for that at its first iteration inside loops the writer is not in; within loops
+    around both, the reader posts "free" at its last such iteration (but the last of all)
+    and the writer waits for it before overwriting (but the first time)."""
+    written = [{b for b in _buffers_written(s) if not pipeline.is_ancestor(b.owner)}  # type: ignore[arg-type]
+               for s in pipeline.stages]
+    if not any(written):
+        return
+    mine = _enclosing_loops(pipeline, fn)
+    after = False
+    for op in fn.walk():
+        if op is pipeline:
+            after = True
+        if not after or not isinstance(op, StageOp) or pipeline.is_ancestor(op) \
+                or len(op.applicable_units) != 1:
+            continue
+        rkind = op.applicable_units[0]
+        loops = _enclosing_loops(op, fn)
+        n = 0
+        while n < min(len(loops), len(mine)) and loops[n] is mine[n]:
+            n += 1
+        common, inner = loops[:n], [lp for lp in loops[n:] if not op.is_ancestor(lp)]
+        for i, bufs in enumerate(written):
+            if not bufs & _buffers_read(op) or kinds[i] == rkind:
+                continue
+            pair = [units[kinds[i]], units[rkind]]
+            tail[i].append(_one_way(pair, kinds[i], "send", None, mine, pipeline)[0])
+            first = _when(_iteration_test(inner, False),
+                          [_one_way(pair, rkind, "recv", None, loops, op)[0]])
+            rewriter.insert(first, InsertPoint.at_start(op.body.block))
+            free = _when(_iteration_test(inner, True),
+                         [_one_way(pair, rkind, "send", None, loops, op)[0]])
+            last = _when(_iteration_test(common, True), free, negate=True)
+            if last:
+                rewriter.insert(last, InsertPoint.at_end(op.body.block))
+            head[i] = _when(_iteration_test(common, False),
+                            [_one_way(pair, kinds[i], "recv", None, mine, pipeline)[0]],
+                            negate=True) + head[i]
+
+
 def _lower_pipeline(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
                     units: dict[str, SSAValue], rewriter: PatternRewriter) -> None:
     stages = pipeline.stages
@@ -285,6 +341,7 @@ def _lower_pipeline(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
         if loops:  # the next instance must not overwrite what this one still reads
             tail[j] += _guarded_signal(pair, loops, True, kinds[j])
             head[i] = _guarded_signal(pair, loops, False, kinds[i]) + head[i]
+    _sibling_signals(pipeline, fn, kinds, units, head, tail, rewriter)
     outer_body = Block()
     private = pipeline.private_op
     if private is not None:  # its contents are hoisted into the outer execute_on
