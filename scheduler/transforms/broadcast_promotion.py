@@ -24,8 +24,10 @@ becomes
         ktdf.stage { }  ktdf.stage { ... from %a'[%r] ... to %fifo ... } }
     }
 
-ktdf-to-ktdflowering orders the sibling's DMA before the first reading instance with a
-one-way signal (and, when both sit in a common loop, the next DMA after the last reader).
+ktdf-to-ktdflowering orders the sibling's DMA before the first reading instance (a one-way
+signal, or none when the reader already waits every instance for a DMA on the same unit).
+Transfers hoisted before the same loop share one sibling pipeline (upstream makes one per
+transfer): their DMAs overlap and one signal covers them.
 
 A transfer moves out of an enclosing loop (the `scf.for` chain directly around its pipeline,
 innermost first; outwards as far as every condition holds) when: it sits directly in a stage
@@ -36,6 +38,11 @@ operands are, or is the index of a loop that runs once (it is that loop's lower 
 frontends leave such loops around a pipeline); and nothing in the loop writes the memory its
 source is a view of. It moves only past at least one loop that may run more than once:
 past loops that run once it would add a pipeline and gain nothing (bias_add's row block).
+And the sibling must run once (only loops of one iteration around it): one inside a loop
+would overwrite its buffer while the last instance may still read it, and the back-edge
+signal that would prevent it is indistinguishable from the loop pipeline's own handshakes
+between the same two units (signals count per pair), so a load invariant only in inner
+loops stays (upstream hoists it).
 Upstream (lib/Dialect/KTDF/Transforms/BroadcastPromotion.cpp) requires the source to be
 defined outside the loop; here the source's view is cloned out with the load, since
 sink-host-loops moves a group's views into the loop it sinks. The emptied private result
@@ -48,7 +55,7 @@ outermost legal loop, so nothing it builds matches again (idempotent).
 from __future__ import annotations
 
 from xdsl.context import Context
-from xdsl.dialects import memref, scf
+from xdsl.dialects import func, memref, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -170,6 +177,11 @@ def _target(t: DataTransferOp, loops: list[scf.ForOp]) -> scf.ForOp | None:
         repeats |= trip_count(loop) != 1
         if repeats:
             best = loop
+    cur = best.parent_op() if best is not None else None
+    while cur is not None and not isinstance(cur, func.FuncOp):  # the sibling runs once
+        if not isinstance(cur, scf.ForOp) or trip_count(cur) != 1:
+            return None
+        cur = cur.parent_op()
     return best
 
 
