@@ -192,16 +192,16 @@ def _drop_private_result(private: PrivateOp, i: int, rewriter: PatternRewriter) 
     gone = values.pop(i)
     block = private.body.block
     private.body.detach_block(block)
-    rewriter.replace_op(y, PrivateYieldOp(*values))
+    rewriter.replace(y, PrivateYieldOp(*values))
     if isinstance(gone.owner, Operation) and not gone.uses:
-        rewriter.erase_op(gone.owner)
+        rewriter.erase(gone.owner)
     new = PrivateOp([v.type for v in values], Region(block))
     kept = [r for k, r in enumerate(private.res) if k != i]
     for old, r in zip(kept, new.res, strict=True):
         r.name_hint = old.name_hint
         rewriter.replace_all_uses_with(old, r)
     rewriter.insert_op(new, InsertPoint.before(private))
-    rewriter.erase_op(private)
+    rewriter.erase(private)
 
 
 class PromoteBroadcast(RewritePattern):
@@ -276,7 +276,7 @@ class PromoteBroadcast(RewritePattern):
             self.siblings[(loop, units)] = sibling
         rewriter.insert_op(moved, InsertPoint.at_end(sibling.body.block))
         dest = t.destination
-        rewriter.erase_op(t)
+        rewriter.erase(t)
         rewriter.replace_all_uses_with(dest, buf.memref)
         _drop_private_result(p.private_op, i, rewriter)  # type: ignore[arg-type]
 
