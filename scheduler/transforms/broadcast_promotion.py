@@ -132,15 +132,28 @@ def _hoistable(v: SSAValue, loop: scf.ForOp, seen: dict[SSAValue, bool]) -> bool
     return ok
 
 
+def _may_alias(a: SSAValue, b: SSAValue) -> bool:
+    """Whether memory viewed from roots `a` and `b` may overlap: the same root, or two
+    roots of unknown provenance (a buffer of a private or an alloc is its own memory, and
+    two kernel arguments are distinct tensors)."""
+    if a is b:
+        return True
+    own = (PrivateOp, memref.AllocOp)
+    if isinstance(a.owner, own) or isinstance(b.owner, own):
+        return False
+    return not (isinstance(a, BlockArgument) and isinstance(b, BlockArgument))
+
+
 def _writes_root(loop: scf.ForOp, root: SSAValue, skip: Operation) -> bool:
     """Whether anything in `loop` may write memory viewed from `root`."""
     for op in loop.walk():
         if op is skip:
             continue
         if isinstance(op, DataTransferOp | IndDataTransferOp):
-            if _root(op.destination) is root:
+            if isinstance(op.destination.type, MemRefType) \
+                    and _may_alias(_root(op.destination), root):
                 return True
-        elif not _pure(op) and any(isinstance(x.type, MemRefType) and _root(x) is root
+        elif not _pure(op) and any(isinstance(x.type, MemRefType) and _may_alias(_root(x), root)
                                    for x in op.operands):
             return True
     return False
