@@ -23,7 +23,8 @@ def test_layernorm_loads_weights_once_per_tile() -> None:
     on = run_and_check(kernel, "spyre", args=args, rtol=1e-3, atol=1e-5)
     off = run_and_check(kernel, "spyre", args=args, rtol=1e-3, atol=1e-5,
                         disable=("broadcast-promotion",))
-    assert on.match and off.match
+    assert on.match
+    assert off.match
     assert _dma_in(off) == 409_600 + 32 * 4 * 8_192
     assert _dma_in(on) == 409_600 + 32 * 8_192
     assert on.emulation.cycles < off.emulation.cycles
@@ -75,5 +76,6 @@ def test_nested_loops_hoist_only_what_runs_once(tmp_path: Path) -> None:
     kernel.write_text(ROWBIAS)
     on = run_and_check(kernel, "sample_device")
     off = run_and_check(kernel, "sample_device", disable=("broadcast-promotion",))
-    assert on.match and off.match
+    assert on.match
+    assert off.match
     assert _dma_in(off) - _dma_in(on) == 2 * 15 * 128  # 2 tiles, 15 W loads of 128 B saved
