@@ -48,6 +48,7 @@ _PASSES = {
                                       "ScalarBroadcastLegalizationPass"),
     "parallelize-loops-across-instances": ("transforms.parallelize_loops_across_instances",
                                            "ParallelizeLoopsAcrossInstancesPass"),
+    "broadcast-promotion": ("transforms.broadcast_promotion", "BroadcastPromotionPass"),
     "tile-invariant-groups": ("transforms.tile_invariant_groups", "TileInvariantGroupsPass"),
     "split-distributed-views": ("transforms.split_distributed_views",
                                 "SplitDistributedViewsPass"),

@@ -48,6 +48,7 @@ SCHEDULING: tuple[Step, ...] = (
     "stage-coarsening",
     "reduction-loop-exposure",
     "sink-host-loops",
+    "broadcast-promotion",
     "double-buffering",
     "parallelize-loops-across-instances",
     "affine-min-canonicalization",
@@ -72,6 +73,7 @@ OPTIMISATIONS: tuple[str, ...] = (
     "scalar-broadcast-legalization",
     "stage-coarsening",
     "sink-host-loops",
+    "broadcast-promotion",
     "double-buffering",
     "parallelize-loops-across-instances",
 )
