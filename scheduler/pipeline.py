@@ -31,6 +31,7 @@ FRONTEND: tuple[Step, ...] = (
     "normalize-view-origins",
     "normalize-tile-loops",
     "unroll-carried-loops",
+    "inter-tile-exchange",
     "split-distributed-views",
     "ktir-legality-check",
     "compute-group-extraction",

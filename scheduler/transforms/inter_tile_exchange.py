@@ -1,0 +1,278 @@
+"""`inter-tile-exchange`: inter-tile communication as stores and loads through scratchpad slots.
+
+`ktdp.inter_tile_produce` / `inter_tile_reduce` / `inter_tile_consume` (ktir.md §6) become
+ordinary KTIR memory traffic that the rest of the pipeline already schedules. Compute groups
+run one after another on the whole grid (each launch ends when every unit has ended), so a
+group boundary is the barrier the exchange needs, and the k-th produce meets the k-th reduce
+because both sit in the same launch sequence (inside a host loop, once per iteration):
+
+1. produce: every tile stores each partial into a slot of its own scratchpad
+   (`ct_local` at a constant element address, one slot per partial);
+2. per consumer tile c: the fold, `acc = identity; acc = combiner(acc, part_p)` for each
+   producer p of c's group in ascending tile id (the interpreter's order, so the bits are
+   the same), the partials loaded from the producers' scratchpads (`ct_id = p`, over the
+   ring), the result stored into a result slot of c's scratchpad (`ct_id = c`). This reads
+   no tile id: `tile-invariant-groups` runs it once, on core 0, with every scratchpad in
+   reach. A tile in no consumer set gets the identity (reduce) or zeros (consume);
+3. reduce / consume: the tile loads the result slot of its own scratchpad.
+
+    %f = ktdp.inter_tile_produce producer_tiles_per_group = #g -> ... { yield_partial %x }
+    %s = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = #g, identity(%z) {addf}
+becomes
+    ktdp.store %x, <own scratchpad @P>
+    %p0 = ktdp.load <ct_id = 0 @P> ... %a0 = arith.addf %z, %p0 ... %a3 = arith.addf %a2, %p3
+    ktdp.store %a3, <ct_id = 0 @R>          (one such fold per consumer tile)
+    %s = ktdp.load <own scratchpad @R>
+Slots start after every constant-address scratchpad range the kernel names (so they are
+reserved by address-assignment like data an earlier operator left on chip), aligned to a
+stick. Refused, with the reason: a produce region that reads its group id, an identity that
+depends on the tile id, a kernel without a static grid. Runs after the loops are unrolled, so
+a future never crosses a loop iteration.
+"""
+
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    MemRefType,
+    ModuleOp,
+    TensorType,
+)
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
+
+from ktir.diagnostics import op_error
+from ktir.dialects import ktdp
+from ktir.dialects.ktdp_intertile import (
+    YieldPartialOp,
+    YieldReducedOp,
+    dependency_sources,
+    group_ids,
+    members_by_group,
+)
+from ktir.dialects.ktdp_types import MemoryKind, MemorySpaceAttr, box_set, int_list, kernel_grid
+from scheduler.analysis.index_exprs import IndexExprs, index_constant
+from scheduler.analysis.slices import backward_slice
+from scheduler.dialects.ktdf_types import const_int
+from scheduler.rewriting import apply_patterns, dead_code
+
+STICK_BYTES = 128
+_NOT_YET = "not supported by the scheduler yet"
+
+
+def _elem_bytes(t: TensorType | MemRefType) -> int:
+    w = getattr(t.element_type, "bitwidth", 8)
+    return 1 if w == 1 else max(1, w // 8)
+
+
+def _tensor_bytes(t: TensorType) -> int:
+    n = 1
+    for d in t.get_shape():
+        n *= d
+    return n * _elem_bytes(t)
+
+
+def reserved_end(module: ModuleOp) -> int:
+    """The end (bytes) of the scratchpad ranges the kernel's constant-address views name."""
+    end = 0
+    for v in module.walk():
+        if not isinstance(v, ktdp.ConstructMemoryViewOp):
+            continue
+        space = v.memory_space
+        off = const_int(v.offset)
+        if not isinstance(space, MemorySpaceAttr) or space.kind.data != MemoryKind.CT_LOCAL \
+                or off is None or v.sizes or v.strides:
+            continue
+        sizes, strides = int_list(v.static_sizes), int_list(v.static_strides)
+        last = off + sum((n - 1) * s for n, s in zip(sizes, strides) if n > 0)
+        end = max(end, (last + 1) * _elem_bytes(v.result.type))
+    return end
+
+
+class _Slots:
+    """Bump allocation of slot byte ranges, one stick-aligned range per slot."""
+
+    def __init__(self, start: int):
+        self.next = -(-start // STICK_BYTES) * STICK_BYTES
+
+    def take(self, t: TensorType) -> int:
+        """The element address of a new slot holding a `t`."""
+        at = self.next
+        self.next += -(-_tensor_bytes(t) // STICK_BYTES) * STICK_BYTES
+        return at // _elem_bytes(t)
+
+
+def _row_major(shape: list[int]) -> list[int]:
+    out, s = [], 1
+    for d in reversed(shape):
+        out.append(s)
+        s *= d
+    return list(reversed(out))
+
+
+class _Builder:
+    def __init__(self, rewriter: PatternRewriter, at: InsertPoint, loc):
+        self.rewriter, self.at, self.loc = rewriter, at, loc
+
+    def add(self, op: Operation) -> Operation:
+        op.location = self.loc
+        self.rewriter.insert(op, self.at)
+        return op
+
+    def tile(self, addr: int, t: TensorType, ct_id: int, name: str) -> SSAValue:
+        """An access tile covering a slot of `t` at element `addr` of the scratchpad of
+        `ct_id` (-1: the executing tile's own)."""
+        shape = list(t.get_shape())
+        off = self.add(index_constant(addr)).results[0]
+        view = self.add(ktdp.ConstructMemoryViewOp(
+            off, shape, _row_major(shape), MemRefType(t.element_type, shape),
+            MemorySpaceAttr(MemoryKind.CT_LOCAL, ct_id)))
+        view.results[0].name_hint = name
+        zero = AffineMap(0, 0, tuple(AffineExpr.constant(0) for _ in shape))
+        tile = self.add(ktdp.ConstructAccessTileOp(
+            view.results[0], [], zero, box_set(shape), AffineMap.identity(len(shape)),
+            ktdp.AccessTileType(shape)))
+        return tile.results[0]
+
+    def load(self, addr: int, t: TensorType, ct_id: int, name: str) -> SSAValue:
+        return self.add(ktdp.LoadOp(self.tile(addr, t, ct_id, name), t)).results[0]
+
+    def store(self, v: SSAValue, addr: int, ct_id: int, name: str) -> None:
+        t = v.type
+        assert isinstance(t, TensorType)
+        self.add(ktdp.StoreOp(v, self.tile(addr, t, ct_id, name)))
+
+
+def _membership(aset, groups: list[int], n: int) -> dict[int, int]:
+    """tile -> group (the first group whose set holds the tile, as the interpreter)."""
+    out: dict[int, int] = {}
+    for g, members in sorted(members_by_group(aset, groups, n).items()):
+        for t in members:
+            out.setdefault(t, g)
+    return out
+
+
+class ExchangeThroughSlots(RewritePattern):
+    """A produce and every reduce / consume of its future become slot stores, per-consumer
+    folds and slot loads (see the module docstring)."""
+
+    def __init__(self, slots: _Slots):
+        self.slots = slots
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ktdp.InterTileProduceOp, rewriter: PatternRewriter) -> None:
+        grid = kernel_grid(op)
+        if grid is None:
+            raise op_error(op, f"inter-tile communication in a kernel without a grid: {_NOT_YET}")
+        n = 1
+        for d in grid:
+            n *= d
+        groups = group_ids(op.future.type)  # type: ignore[arg-type]
+        producers = _membership(op.producer_tiles_per_group.data, groups, n)
+        block = op.body.block
+        if block.args and block.args[0].uses:
+            raise op_error(op, "a produce region that reads its group id (the tiles of the "
+                               f"grid would compute different partials per group): {_NOT_YET}")
+        users = [u.operation for u in op.future.uses]
+        for u in users:
+            if not isinstance(u, ktdp.InterTileReduceOp | ktdp.InterTileConsumeOp):
+                raise op_error(u, f"takes a tile future other than as reduce / consume: {_NOT_YET}")
+        yield_op = block.last_op
+        assert isinstance(yield_op, YieldPartialOp)
+        parts = list(yield_op.values)
+        b = _Builder(rewriter, InsertPoint.before(op), op.location)
+        for inner in [o for o in block.ops if o is not yield_op]:
+            inner.detach()
+            b.add(inner)
+        ptypes = [p.type for p in parts]
+        paddrs = [self.slots.take(t) for t in ptypes]  # type: ignore[arg-type]
+        for i, (p, a) in enumerate(zip(parts, paddrs)):
+            b.store(p, a, -1, f"partial{i}_slot")
+        for u in users:
+            self.consumer(u, producers, groups, n, paddrs, ptypes, rewriter)
+        rewriter.erase(op)
+
+    def consumer(self, op: ktdp.InterTileReduceOp | ktdp.InterTileConsumeOp,
+                 producers: dict[int, int], groups: list[int], n: int, paddrs: list[int],
+                 ptypes: list, rewriter: PatternRewriter) -> None:
+        consumers = _membership(op.consumer_tiles_per_group.data, groups, n)
+        exprs = IndexExprs()
+        if isinstance(op, ktdp.InterTileReduceOp):
+            for v in op.identities:
+                if any(isinstance(o, ktdp.GetComputeTileIdOp) for o in backward_slice(
+                        [v.owner]) if isinstance(v.owner, Operation)) or exprs.depends_on_tile_id(v):
+                    raise op_error(op, "an identity that depends on the compute tile id: "
+                                       f"{_NOT_YET}")
+        raddrs = [self.slots.take(t) for t in ptypes]
+        b = _Builder(rewriter, InsertPoint.before(op), op.location)
+        for c in range(n):
+            g = consumers.get(c)
+            sources = [] if g is None else sorted(p for p, pg in producers.items() if pg == g)
+            if isinstance(op, ktdp.InterTileReduceOp):
+                acc = list(op.identities)
+                for p in sources:
+                    got = [b.load(a, t, p, f"partial{i}_of_tile{p}")
+                           for i, (a, t) in enumerate(zip(paddrs, ptypes))]
+                    acc = self.combine(op, acc, got, b)
+            else:
+                if g is not None:
+                    dep = op.producer_dependency_per_consumer
+                    if dep is not None:
+                        allowed = set(dependency_sources(dep.data, c, g, n))
+                        sources = [p for p in sources if p in allowed]
+                    if len(sources) != 1:
+                        raise op_error(op, f"has {len(sources)} sources for consumer tile {c} "
+                                           f"in group {g}; a consumer needs exactly one")
+                    acc = [b.load(a, t, sources[0], f"partial{i}_of_tile{sources[0]}")
+                           for i, (a, t) in enumerate(zip(paddrs, ptypes))]
+                else:
+                    acc = [b.add(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(
+                        t, [0] * max(1, _tensor_bytes(t) // _elem_bytes(t))))).results[0]
+                        for t in ptypes]
+            for i, (v, a) in enumerate(zip(acc, raddrs)):
+                b.store(v, a, c, f"result{i}_slot")
+        outs = [b.load(a, r.type, -1, f"result{i}_slot")  # type: ignore[arg-type]
+                for i, (a, r) in enumerate(zip(raddrs, op.results_))]
+        for old, new in zip(op.results_, outs, strict=True):
+            old.replace_all_uses_with(new)
+        rewriter.erase(op)
+
+    @staticmethod
+    def combine(op: ktdp.InterTileReduceOp, acc: list[SSAValue], parts: list[SSAValue],
+                b: _Builder) -> list[SSAValue]:
+        """The combiner region's ops on (acc, parts), cloned before the reduce."""
+        block = op.combiner.block
+        k = len(acc)
+        mapper: dict[SSAValue, SSAValue] = dict(zip(block.args[:k], acc))
+        mapper.update(zip(block.args[k:], parts))
+        out: list[SSAValue] = []
+        for inner in block.ops:
+            if isinstance(inner, YieldReducedOp):
+                out = [mapper.get(v, v) for v in inner.values]
+                break
+            new = inner.clone(mapper)
+            b.add(new)
+        return out
+
+
+class InterTileExchangePass(ModulePass):
+    """Lower every inter-tile produce with its reduces and consumes (see the module
+    docstring); a module without them is left unchanged."""
+
+    name = "inter-tile-exchange"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if not any(isinstance(o, ktdp.InterTileProduceOp) for o in op.walk()):
+            return
+        apply_patterns(op, [ExchangeThroughSlots(_Slots(reserved_end(op)))])
+        for f in op.walk():
+            if isinstance(f, func.FuncOp) and not f.is_declaration:
+                dead_code(f.body)
+
+
+
