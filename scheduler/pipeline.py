@@ -32,6 +32,7 @@ FRONTEND: tuple[Step, ...] = (
     "normalize-tile-loops",
     "unroll-carried-loops",
     "inter-tile-exchange",
+    "single-tile-branches",
     "split-distributed-views",
     "ktir-legality-check",
     "compute-group-extraction",

@@ -59,7 +59,7 @@ from ktir.dialects.ktdp_types import MemoryKind, MemorySpaceAttr, box_set, int_l
 from scheduler.analysis.index_exprs import IndexExprs, index_constant
 from scheduler.analysis.slices import backward_slice
 from scheduler.dialects.ktdf_types import const_int
-from scheduler.rewriting import apply_patterns, dead_code
+from scheduler.rewriting import apply_patterns, clone_slice, dead_code
 
 STICK_BYTES = 128
 _NOT_YET = "not supported by the scheduler yet"
@@ -186,9 +186,11 @@ class ExchangeThroughSlots(RewritePattern):
         assert isinstance(yield_op, YieldPartialOp)
         parts = list(yield_op.values)
         b = _Builder(rewriter, InsertPoint.before(op), op.location)
-        for inner in [o for o in block.ops if o is not yield_op]:
-            inner.detach()
-            b.add(inner)
+        # a fresh computation of the partials: their stores share no load with the tile's
+        # later stores, so the partials form a compute group of their own, run first
+        mapper: dict[SSAValue, SSAValue] = {}
+        clone_slice([yield_op], rewriter, InsertPoint.before(op), mapper)
+        parts = [mapper.get(v, v) for v in parts]
         ptypes = [p.type for p in parts]
         paddrs = [self.slots.take(t) for t in ptypes]  # type: ignore[arg-type]
         for i, (p, a) in enumerate(zip(parts, paddrs)):
