@@ -57,6 +57,7 @@ from ktir.dialects.ktdp_intertile import (
 )
 from ktir.dialects.ktdp_types import MemoryKind, MemorySpaceAttr, box_set, int_list, kernel_grid
 from scheduler.analysis.index_exprs import IndexExprs, index_constant
+from scheduler.analysis.placement import inter_core_unit
 from scheduler.analysis.slices import backward_slice
 from scheduler.dialects.ktdf_types import const_int
 from scheduler.rewriting import apply_patterns, clone_slice, dead_code
@@ -262,6 +263,22 @@ class ExchangeThroughSlots(RewritePattern):
         return out
 
 
+def check_inter_core_path(module: ModuleOp, op: Operation) -> None:
+    """A located refusal when the module's device cannot move data between scratchpads (the
+    slots are read from other tiles' scratchpads); no device declared: nothing to check."""
+    from arch_descriptions.model import device_from_module
+
+    device = device_from_module(module)
+    if device is None:
+        return
+    kind = device.scratchpad_kind()
+    if inter_core_unit(device, kind) is None:
+        raise op_error(op, f"inter-tile communication goes through the producers' scratchpads, "
+                           f"but device @{device.name} has no inter-core path for memory "
+                           f"'{kind}' (a unit with datapaths from and to it and links between "
+                           f"its own instances, like a ring): {_NOT_YET}")
+
+
 class InterTileExchangePass(ModulePass):
     """Lower every inter-tile produce with its reduces and consumes (see the module
     docstring); a module without them is left unchanged."""
@@ -269,8 +286,10 @@ class InterTileExchangePass(ModulePass):
     name = "inter-tile-exchange"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if not any(isinstance(o, ktdp.InterTileProduceOp) for o in op.walk()):
+        first = next((o for o in op.walk() if isinstance(o, ktdp.InterTileProduceOp)), None)
+        if first is None:
             return
+        check_inter_core_path(op, first)
         apply_patterns(op, [ExchangeThroughSlots(_Slots(reserved_end(op)))])
         for f in op.walk():
             if isinstance(f, func.FuncOp) and not f.is_declaration:

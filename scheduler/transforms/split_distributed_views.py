@@ -14,7 +14,11 @@ ordinary view), the other loads and the store on the matching sub-box of their o
 becomes three stores: rows 0..95 read from %hbm, rows 96..127 from %lx0 (core 0's
 scratchpad), rows 128..191 from %lx1, each into the matching rows of %b_tile's view. Each piece
 is then one transfer routed from its own memory (path-expansion: device memory over the DMA,
-another core's scratchpad over the ring). Refused, with the reason: a distributed tile at
+another core's scratchpad over the ring). Pieces that are one view in disguise (the same memory and strides, one address for each
+coordinate, boxes that tile the coordinates: a row-major tensor cut in column halves at %X
+and %X + 2048) first become that one memory view (MergeOneLayoutPieces), so loads through
+them, even two in one computation at tile-dependent coordinates, are ordinary loads.
+Refused, with the reason: a distributed tile at
 coordinates that are not constants, two distributed loads in one computation, pieces whose
 sets are not boxes, a tile the pieces do not cover, and values that are not element-wise.
 """
@@ -341,9 +345,6 @@ class SplitDistributedStore(RewritePattern):
             return
         s.check()
         s.rewrite()
-        self.split = True
-
-    split = False
 
 
 class SplitDistributedViewsPass(ModulePass):
@@ -354,8 +355,7 @@ class SplitDistributedViewsPass(ModulePass):
     name = "split-distributed-views"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        pattern = SplitDistributedStore()
-        if not apply_patterns(op, [MergeOneLayoutPieces(), pattern]):
+        if not apply_patterns(op, [MergeOneLayoutPieces(), SplitDistributedStore()]):
             return
         for f in op.walk():
             if isinstance(f, func.FuncOp) and not f.is_declaration:
