@@ -62,4 +62,5 @@ def test_no_inter_core_path_is_a_located_diagnostic(device: str) -> None:
 @pytest.mark.parametrize("device", ["spyre", "sample_device"])
 def test_distributed_views_with_one_layout_are_plain_views(device: str) -> None:
     report = _matches(KERNELS / "column_halves.mlir", device)
-    assert report.to_json()["bytes_per_memory"]["DDR"] == 3 * 4 * 128 * 2  # X, W, Y once
+    if device == "spyre":  # (sample_device's memories report no bytes)
+        assert report.to_json()["bytes_per_memory"] == {"DDR": 3 * 4 * 128 * 2}  # X, W, Y once
