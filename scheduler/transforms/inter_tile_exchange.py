@@ -7,13 +7,16 @@ group boundary is the barrier the exchange needs, and the k-th produce meets the
 because both sit in the same launch sequence (inside a host loop, once per iteration):
 
 1. produce: every tile stores each partial into a slot of its own scratchpad
-   (`ct_local` at a constant element address, one slot per partial);
-2. per consumer tile c: the fold, `acc = identity; acc = combiner(acc, part_p)` for each
-   producer p of c's group in ascending tile id (the interpreter's order, so the bits are
-   the same), the partials loaded from the producers' scratchpads (`ct_id = p`, over the
-   ring), the result stored into a result slot of c's scratchpad (`ct_id = c`). This reads
-   no tile id: `tile-invariant-groups` runs it once, on core 0, with every scratchpad in
-   reach. A tile in no consumer set gets the identity (reduce) or zeros (consume);
+   (`ct_local` at a constant element address, one slot per partial), computed afresh (its
+   slice cloned), so that these stores share no load with the tile's later stores and form
+   a compute group of their own, launched before the folds;
+2. per set of sources (the producers of a group; for consume, the one a dependency names):
+   the fold, `acc = identity; acc = combiner(acc, part_p)` for each source p in ascending
+   tile id (the interpreter's order, so the bits are the same), the partials loaded from the
+   producers' scratchpads (`ct_id = p`, over the ring), stored into the result slot of every
+   consumer c with those sources (`ct_id = c`). This reads no tile id: `tile-invariant-groups`
+   runs it once, on core 0, with every scratchpad in reach. A tile in no consumer set gets
+   the identity (reduce) or zeros (consume);
 3. reduce / consume: the tile loads the result slot of its own scratchpad.
 
     %f = ktdp.inter_tile_produce producer_tiles_per_group = #g -> ... { yield_partial %x }
@@ -21,12 +24,13 @@ because both sit in the same launch sequence (inside a host loop, once per itera
 becomes
     ktdp.store %x, <own scratchpad @P>
     %p0 = ktdp.load <ct_id = 0 @P> ... %a0 = arith.addf %z, %p0 ... %a3 = arith.addf %a2, %p3
-    ktdp.store %a3, <ct_id = 0 @R>          (one such fold per consumer tile)
+    ktdp.store %a3, <ct_id = 0 @R> ... ktdp.store %a3, <ct_id = 3 @R>   (each consumer)
     %s = ktdp.load <own scratchpad @R>
 Slots start after every constant-address scratchpad range the kernel names (so they are
 reserved by address-assignment like data an earlier operator left on chip), aligned to a
 stick. Refused, with the reason: a produce region that reads its group id, an identity that
-depends on the tile id, a kernel without a static grid. Runs after the loops are unrolled, so
+depends on the tile id, a kernel without a static grid, a device without an inter-core path
+between scratchpads (sample_device: its cores share only device memory). Runs after the loops are unrolled, so
 a future never crosses a loop iteration.
 """
 
@@ -35,6 +39,7 @@ from __future__ import annotations
 from xdsl.context import Context
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
+    AnyFloat,
     DenseIntOrFPElementsAttr,
     MemRefType,
     ModuleOp,
@@ -106,6 +111,14 @@ class _Slots:
         at = self.next
         self.next += -(-_tensor_bytes(t) // STICK_BYTES) * STICK_BYTES
         return at // _elem_bytes(t)
+
+
+def _zeros(t: TensorType) -> DenseIntOrFPElementsAttr:
+    n = 1
+    for d in t.get_shape():
+        n *= d
+    zero = 0.0 if isinstance(t.element_type, AnyFloat) else 0
+    return DenseIntOrFPElementsAttr.from_list(t, [zero] * n)
 
 
 def _row_major(shape: list[int]) -> list[int]:
@@ -213,32 +226,39 @@ class ExchangeThroughSlots(RewritePattern):
                                        f"{_NOT_YET}")
         raddrs = [self.slots.take(t) for t in ptypes]
         b = _Builder(rewriter, InsertPoint.before(op), op.location)
+        # consumers with the same sources share one fold (or copy), stored into each slot
+        by_sources: dict[tuple[int, ...] | None, list[int]] = {}
         for c in range(n):
             g = consumers.get(c)
-            sources = [] if g is None else sorted(p for p, pg in producers.items() if pg == g)
-            if isinstance(op, ktdp.InterTileReduceOp):
+            if g is None:
+                by_sources.setdefault(None, []).append(c)
+                continue
+            sources = sorted(p for p, pg in producers.items() if pg == g)
+            if isinstance(op, ktdp.InterTileConsumeOp):
+                dep = op.producer_dependency_per_consumer
+                if dep is not None:
+                    allowed = set(dependency_sources(dep.data, c, g, n))
+                    sources = [p for p in sources if p in allowed]
+                if len(sources) != 1:
+                    raise op_error(op, f"has {len(sources)} sources for consumer tile {c} "
+                                       f"in group {g}; a consumer needs exactly one")
+            by_sources.setdefault(tuple(sources), []).append(c)
+        for sources, cs in by_sources.items():
+            if sources is None and isinstance(op, ktdp.InterTileConsumeOp):
+                acc = [b.add(arith.ConstantOp(_zeros(t))).results[0] for t in ptypes]
+            elif isinstance(op, ktdp.InterTileReduceOp):
                 acc = list(op.identities)
-                for p in sources:
+                for p in sources or ():
                     got = [b.load(a, t, p, f"partial{i}_of_tile{p}")
                            for i, (a, t) in enumerate(zip(paddrs, ptypes))]
                     acc = self.combine(op, acc, got, b)
             else:
-                if g is not None:
-                    dep = op.producer_dependency_per_consumer
-                    if dep is not None:
-                        allowed = set(dependency_sources(dep.data, c, g, n))
-                        sources = [p for p in sources if p in allowed]
-                    if len(sources) != 1:
-                        raise op_error(op, f"has {len(sources)} sources for consumer tile {c} "
-                                           f"in group {g}; a consumer needs exactly one")
-                    acc = [b.load(a, t, sources[0], f"partial{i}_of_tile{sources[0]}")
-                           for i, (a, t) in enumerate(zip(paddrs, ptypes))]
-                else:
-                    acc = [b.add(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(
-                        t, [0] * max(1, _tensor_bytes(t) // _elem_bytes(t))))).results[0]
-                        for t in ptypes]
-            for i, (v, a) in enumerate(zip(acc, raddrs)):
-                b.store(v, a, c, f"result{i}_slot")
+                assert sources is not None
+                acc = [b.load(a, t, sources[0], f"partial{i}_of_tile{sources[0]}")
+                       for i, (a, t) in enumerate(zip(paddrs, ptypes))]
+            for c in cs:
+                for i, (v, a) in enumerate(zip(acc, raddrs)):
+                    b.store(v, a, c, f"result{i}_slot")
         outs = [b.load(a, r.type, -1, f"result{i}_slot")  # type: ignore[arg-type]
                 for i, (a, r) in enumerate(zip(raddrs, op.results_))]
         for old, new in zip(op.results_, outs, strict=True):
