@@ -45,7 +45,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -111,6 +111,20 @@ class _Slots:
         at = self.next
         self.next += -(-_tensor_bytes(t) // STICK_BYTES) * STICK_BYTES
         return at // _elem_bytes(t)
+
+
+def _per_tile(v: SSAValue) -> bool:
+    """Whether `v` reads the tile id or the executing tile's own scratchpad (also inside the
+    regions of what computes it)."""
+    if IndexExprs().depends_on_tile_id(v):
+        return True
+    owner = v.owner
+    if not isinstance(owner, Operation):
+        return False
+    return any(isinstance(o, ktdp.GetComputeTileIdOp) or (
+        isinstance(o, ktdp.ConstructMemoryViewOp) and isinstance(o.memory_space, MemorySpaceAttr)
+        and o.memory_space.kind.data == MemoryKind.CT_LOCAL and o.memory_space.ct_id.data < 0)
+        for o in backward_slice([owner]))
 
 
 def _zeros(t: TensorType) -> DenseIntOrFPElementsAttr:
@@ -217,13 +231,17 @@ class ExchangeThroughSlots(RewritePattern):
                  producers: dict[int, int], groups: list[int], n: int, paddrs: list[int],
                  ptypes: list, rewriter: PatternRewriter) -> None:
         consumers = _membership(op.consumer_tiles_per_group.data, groups, n)
-        exprs = IndexExprs()
         if isinstance(op, ktdp.InterTileReduceOp):
             for v in op.identities:
-                if any(isinstance(o, ktdp.GetComputeTileIdOp) for o in backward_slice(
-                        [v.owner]) if isinstance(v.owner, Operation)) or exprs.depends_on_tile_id(v):
+                if _per_tile(v):
                     raise op_error(op, "an identity that depends on the compute tile id: "
                                        f"{_NOT_YET}")
+            inner = {o for o in op.combiner.walk()}
+            for o in inner:
+                for v in o.operands:
+                    if v.owner not in inner and not isinstance(v.owner, Block) and _per_tile(v):
+                        raise op_error(op, "a combiner that reads a value computed from the "
+                                           f"compute tile id: {_NOT_YET}")
         raddrs = [self.slots.take(t) for t in ptypes]
         b = _Builder(rewriter, InsertPoint.before(op), op.location)
         # consumers with the same sources share one fold (or copy), stored into each slot
@@ -247,7 +265,7 @@ class ExchangeThroughSlots(RewritePattern):
             if sources is None and isinstance(op, ktdp.InterTileConsumeOp):
                 acc = [b.add(arith.ConstantOp(_zeros(t))).results[0] for t in ptypes]
             elif isinstance(op, ktdp.InterTileReduceOp):
-                acc = list(op.identities)
+                acc = [self.fresh(v, rewriter, b) for v in op.identities]
                 for p in sources or ():
                     got = [b.load(a, t, p, f"partial{i}_of_tile{p}")
                            for i, (a, t) in enumerate(zip(paddrs, ptypes))]
@@ -264,6 +282,19 @@ class ExchangeThroughSlots(RewritePattern):
         for old, new in zip(op.results_, outs, strict=True):
             old.replace_all_uses_with(new)
         rewriter.erase(op)
+
+    @staticmethod
+    def fresh(v: SSAValue, rewriter: PatternRewriter, b: _Builder) -> SSAValue:
+        """`v` computed anew before the reduce: a fold shares no load with the tile's own
+        stores, so it stays a compute group of its own (run once, on core 0)."""
+        owner = v.owner
+        if not isinstance(owner, Operation):
+            return v
+        mapper: dict[SSAValue, SSAValue] = {}
+        clone_slice([owner], rewriter, b.at, mapper)
+        new = owner.clone(mapper)
+        rewriter.insert(new, b.at)
+        return new.results[list(owner.results).index(v)]
 
     @staticmethod
     def combine(op: ktdp.InterTileReduceOp, acc: list[SSAValue], parts: list[SSAValue],

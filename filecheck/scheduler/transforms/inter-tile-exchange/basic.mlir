@@ -4,7 +4,9 @@
 /// scratchpad (element 0); the fold starts at the identity and adds the partials of tiles 0
 /// and 1 in that order, read from their scratchpads (ct_id), once for both consumers (they
 /// have the same sources), and goes into each consumer's result slot (element 64, the next
-/// stick); the reduce becomes the load of the tile's own result slot.
+/// stick); the reduce becomes the load of the tile's own result slot. The partial and the
+/// identity are computed afresh where they are stored / folded (no load shared with the
+/// tile's other stores, so each is a compute group of its own).
 
 #row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 63 >= 0)>
 #mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>
@@ -15,7 +17,6 @@
 // CHECK-LABEL: func.func @allreduce(
 // CHECK-SAME:      %[[X:.*]]: index, %[[O:.*]]: index)
 // CHECK-NOT:     inter_tile
-// CHECK:         %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<1x64xf16>
 // CHECK:         %[[XV:.*]] = ktdp.construct_memory_view %[[X]]
 // CHECK:         %[[XT:.*]] = ktdp.construct_access_tile %[[XV]]
 // CHECK:         %[[PART:.*]] = ktdp.load %[[XT]]
@@ -23,6 +24,7 @@
 // CHECK-NEXT:    %[[PS:.*]] = ktdp.construct_memory_view %[[A0]], sizes: [1, 64], strides: [64, 1] {{.*}}memory_space = #ktdp.memory_space<ct_local>}
 // CHECK-NEXT:    %[[PST:.*]] = ktdp.construct_access_tile %[[PS]][0, 0]
 // CHECK-NEXT:    ktdp.store %[[PART]], %[[PST]] : tensor<1x64xf16>, <1x64xindex>
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<1x64xf16>
 // CHECK:         %[[P0V:.*]] = ktdp.construct_memory_view %{{.*}}, sizes: [1, 64], strides: [64, 1] {{.*}}memory_space = #ktdp.memory_space<ct_local, ct_id = 0>}
 // CHECK-NEXT:    %[[P0T:.*]] = ktdp.construct_access_tile %[[P0V]][0, 0]
 // CHECK-NEXT:    %[[P0:.*]] = ktdp.load %[[P0T]]
