@@ -40,7 +40,12 @@ from xdsl.context import Context
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
     AnyFloat,
+    ArrayAttr,
     DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    FunctionType,
+    IndexType,
+    IntegerAttr,
     MemRefType,
     ModuleOp,
     TensorType,
@@ -101,16 +106,24 @@ def reserved_end(module: ModuleOp) -> int:
 
 
 class _Slots:
-    """Bump allocation of slot byte ranges, one stick-aligned range per slot."""
+    """Bump allocation of slot byte ranges, stick-aligned. In a scratchpad, one slot per
+    partial (each tile has its own scratchpad); in the device-memory workspace, one slot per
+    partial and tile, `stride` elements apart."""
 
-    def __init__(self, start: int):
+    def __init__(self, start: int, tiles: int = 0):
         self.next = -(-start // STICK_BYTES) * STICK_BYTES
+        self.tiles = tiles
+        self.element_bytes: int | None = None
 
-    def take(self, t: TensorType) -> int:
-        """The element address of a new slot holding a `t`."""
+    def take(self, t: TensorType) -> tuple[int, int]:
+        """(element address, per-tile stride in elements) of a new slot holding a `t`."""
+        eb = _elem_bytes(t)
+        if self.element_bytes is None:
+            self.element_bytes = eb
         at = self.next
-        self.next += -(-_tensor_bytes(t) // STICK_BYTES) * STICK_BYTES
-        return at // _elem_bytes(t)
+        size = -(-_tensor_bytes(t) // STICK_BYTES) * STICK_BYTES
+        self.next += size * max(1, self.tiles)
+        return at // eb, size // eb
 
 
 def _per_tile(v: SSAValue) -> bool:
@@ -144,22 +157,41 @@ def _row_major(shape: list[int]) -> list[int]:
 
 
 class _Builder:
-    def __init__(self, rewriter: PatternRewriter, at: InsertPoint, loc):
+    def __init__(self, rewriter: PatternRewriter, at: InsertPoint, loc,
+                 workspace: SSAValue | None):
         self.rewriter, self.at, self.loc = rewriter, at, loc
+        self.workspace = workspace
 
     def add(self, op: Operation) -> Operation:
         op.location = self.loc
         self.rewriter.insert(op, self.at)
         return op
 
-    def tile(self, addr: int, t: TensorType, ct_id: int, name: str) -> SSAValue:
-        """An access tile covering a slot of `t` at element `addr` of the scratchpad of
-        `ct_id` (-1: the executing tile's own)."""
+    def offset(self, slot: tuple[int, int], ct_id: int) -> tuple[SSAValue, MemorySpaceAttr]:
+        """Where tile `ct_id`'s copy of a slot is (-1: the executing tile's): its own
+        scratchpad's (or tile `ct_id`'s) at the slot address, or in the device-memory
+        workspace at workspace + address + tile x stride."""
+        addr, stride = slot
+        if self.workspace is None:
+            return (self.add(index_constant(addr)).results[0],
+                    MemorySpaceAttr(MemoryKind.CT_LOCAL, ct_id))
+        space = MemorySpaceAttr(MemoryKind.GLOBAL)
+        if ct_id >= 0:
+            k = self.add(index_constant(addr + ct_id * stride)).results[0]
+            return self.add(arith.AddiOp(self.workspace, k)).results[0], space
+        tid = self.add(ktdp.GetComputeTileIdOp()).results[0]
+        st = self.add(index_constant(stride)).results[0]
+        at = self.add(index_constant(addr)).results[0]
+        row = self.add(arith.MuliOp(tid, st)).results[0]
+        base = self.add(arith.AddiOp(self.workspace, at)).results[0]
+        return self.add(arith.AddiOp(base, row)).results[0], space
+
+    def tile(self, slot: tuple[int, int], t: TensorType, ct_id: int, name: str) -> SSAValue:
+        """An access tile covering tile `ct_id`'s copy of a slot of `t`."""
         shape = list(t.get_shape())
-        off = self.add(index_constant(addr)).results[0]
+        off, space = self.offset(slot, ct_id)
         view = self.add(ktdp.ConstructMemoryViewOp(
-            off, shape, _row_major(shape), MemRefType(t.element_type, shape),
-            MemorySpaceAttr(MemoryKind.CT_LOCAL, ct_id)))
+            off, shape, _row_major(shape), MemRefType(t.element_type, shape), space))
         view.results[0].name_hint = name
         zero = AffineMap(0, 0, tuple(AffineExpr.constant(0) for _ in shape))
         tile = self.add(ktdp.ConstructAccessTileOp(
@@ -167,13 +199,13 @@ class _Builder:
             ktdp.AccessTileType(shape)))
         return tile.results[0]
 
-    def load(self, addr: int, t: TensorType, ct_id: int, name: str) -> SSAValue:
-        return self.add(ktdp.LoadOp(self.tile(addr, t, ct_id, name), t)).results[0]
+    def load(self, slot: tuple[int, int], t: TensorType, ct_id: int, name: str) -> SSAValue:
+        return self.add(ktdp.LoadOp(self.tile(slot, t, ct_id, name), t)).results[0]
 
-    def store(self, v: SSAValue, addr: int, ct_id: int, name: str) -> None:
+    def store(self, v: SSAValue, slot: tuple[int, int], ct_id: int, name: str) -> None:
         t = v.type
         assert isinstance(t, TensorType)
-        self.add(ktdp.StoreOp(v, self.tile(addr, t, ct_id, name)))
+        self.add(ktdp.StoreOp(v, self.tile(slot, t, ct_id, name)))
 
 
 def _membership(aset, groups: list[int], n: int) -> dict[int, int]:
@@ -189,8 +221,8 @@ class ExchangeThroughSlots(RewritePattern):
     """A produce and every reduce / consume of its future become slot stores, per-consumer
     folds and slot loads (see the module docstring)."""
 
-    def __init__(self, slots: _Slots):
-        self.slots = slots
+    def __init__(self, kernels: dict[func.FuncOp, tuple[_Slots, SSAValue | None]]):
+        self.kernels = kernels
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ktdp.InterTileProduceOp, rewriter: PatternRewriter) -> None:
@@ -213,7 +245,10 @@ class ExchangeThroughSlots(RewritePattern):
         yield_op = block.last_op
         assert isinstance(yield_op, YieldPartialOp)
         parts = list(yield_op.values)
-        b = _Builder(rewriter, InsertPoint.before(op), op.location)
+        fn = _kernel_of(op)
+        self.slots, workspace = self.kernels[fn]
+        b = _Builder(rewriter, InsertPoint.before(op), op.location, workspace)
+        self.workspace = workspace
         # a fresh computation of the partials: their stores share no load with the tile's
         # later stores, so the partials form a compute group of their own, run first
         mapper: dict[SSAValue, SSAValue] = {}
@@ -228,7 +263,7 @@ class ExchangeThroughSlots(RewritePattern):
         rewriter.erase(op)
 
     def consumer(self, op: ktdp.InterTileReduceOp | ktdp.InterTileConsumeOp,
-                 producers: dict[int, int], groups: list[int], n: int, paddrs: list[int],
+                 producers: dict[int, int], groups: list[int], n: int, paddrs: list[tuple[int, int]],
                  ptypes: list, rewriter: PatternRewriter) -> None:
         consumers = _membership(op.consumer_tiles_per_group.data, groups, n)
         if isinstance(op, ktdp.InterTileReduceOp):
@@ -243,7 +278,7 @@ class ExchangeThroughSlots(RewritePattern):
                         raise op_error(op, "a combiner that reads a value computed from the "
                                            f"compute tile id: {_NOT_YET}")
         raddrs = [self.slots.take(t) for t in ptypes]
-        b = _Builder(rewriter, InsertPoint.before(op), op.location)
+        b = _Builder(rewriter, InsertPoint.before(op), op.location, self.workspace)
         # consumers with the same sources share one fold (or copy), stored into each slot
         by_sources: dict[tuple[int, ...] | None, list[int]] = {}
         for c in range(n):
@@ -314,20 +349,48 @@ class ExchangeThroughSlots(RewritePattern):
         return out
 
 
-def check_inter_core_path(module: ModuleOp, op: Operation) -> None:
-    """A located refusal when the module's device cannot move data between scratchpads (the
-    slots are read from other tiles' scratchpads); no device declared: nothing to check."""
+WORKSPACE_ATTR = "ktdf.workspace"
+
+
+def _kernel_of(op: Operation) -> func.FuncOp:
+    p = op.parent_op()
+    while not isinstance(p, func.FuncOp):
+        assert p is not None
+        p = p.parent_op()
+    return p
+
+
+def needs_workspace(module: ModuleOp) -> bool:
+    """Whether the slots go to device memory: the module's device has no inter-core path
+    between scratchpads (its cores share only device memory). No device declared: the
+    scratchpads."""
     from arch_descriptions.model import device_from_module
 
     device = device_from_module(module)
-    if device is None:
-        return
-    kind = device.scratchpad_kind()
-    if inter_core_unit(device, kind) is None:
-        raise op_error(op, f"inter-tile communication goes through the producers' scratchpads, "
-                           f"but device @{device.name} has no inter-core path for memory "
-                           f"'{kind}' (a unit with datapaths from and to it and links between "
-                           f"its own instances, like a ring): {_NOT_YET}")
+    return device is not None and inter_core_unit(device, device.scratchpad_kind()) is None
+
+
+def add_workspace(fn: func.FuncOp) -> SSAValue:
+    """A last kernel argument `%workspace: index`, the element address of the device-memory
+    workspace the runtime provides (its size: the argument attribute `ktdf.workspace`)."""
+    ws = fn.body.block.insert_arg(IndexType(), len(fn.body.block.args))
+    ws.name_hint = "workspace"
+    ftype = fn.function_type
+    fn.function_type = FunctionType.from_lists([*ftype.inputs.data, IndexType()],
+                                               list(ftype.outputs.data))
+    if fn.arg_attrs is not None:
+        fn.arg_attrs = ArrayAttr([*fn.arg_attrs.data, DictionaryAttr({})])
+    return ws
+
+
+def _set_workspace_size(fn: func.FuncOp, slots: _Slots, at: Operation) -> None:
+    n = len(fn.body.block.args)
+    attrs = list(fn.arg_attrs.data) if fn.arg_attrs is not None else [
+        DictionaryAttr({}) for _ in range(n)]
+    eb = slots.element_bytes or 1
+    attrs[-1] = DictionaryAttr({WORKSPACE_ATTR: DictionaryAttr({
+        "bytes": IntegerAttr(slots.next, 64), "element_bytes": IntegerAttr(eb, 64)})})
+    fn.arg_attrs = ArrayAttr(attrs)
 
 
 class InterTileExchangePass(ModulePass):
@@ -337,14 +400,33 @@ class InterTileExchangePass(ModulePass):
     name = "inter-tile-exchange"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        first = next((o for o in op.walk() if isinstance(o, ktdp.InterTileProduceOp)), None)
-        if first is None:
+        fns = [f for f in op.walk() if isinstance(f, func.FuncOp) and not f.is_declaration
+               and any(isinstance(o, ktdp.InterTileProduceOp) for o in f.walk())]
+        if not fns:
             return
-        check_inter_core_path(op, first)
-        apply_patterns(op, [ExchangeThroughSlots(_Slots(reserved_end(op)))])
+        in_memory = needs_workspace(op)
+        kernels: dict[func.FuncOp, tuple[_Slots, SSAValue | None]] = {}
+        for f in fns:
+            grid = kernel_grid(next(o for o in f.walk() if isinstance(o, ktdp.InterTileProduceOp)))
+            tiles = 1
+            for d in grid or ():
+                tiles *= d
+            if in_memory:
+                widths = {_elem_bytes(t) for o in f.walk()
+                          if isinstance(o, ktdp.InterTileProduceOp)
+                          for t in o.future.type.partial_types.data}  # type: ignore[attr-defined]
+                if len(widths) > 1:
+                    first = next(o for o in f.walk() if isinstance(o, ktdp.InterTileProduceOp))
+                    raise op_error(first, "partials of different element widths in one kernel "
+                                          "on a device whose cores share only device memory "
+                                          f"(one workspace, addressed in elements): {_NOT_YET}")
+                kernels[f] = (_Slots(0, tiles), add_workspace(f))
+            else:
+                kernels[f] = (_Slots(reserved_end(op)), None)
+        apply_patterns(op, [ExchangeThroughSlots(kernels)])
+        for f, (slots, ws) in kernels.items():
+            if ws is not None:
+                _set_workspace_size(f, slots, f)
         for f in op.walk():
             if isinstance(f, func.FuncOp) and not f.is_declaration:
                 dead_code(f.body)
-
-
-
