@@ -1,8 +1,9 @@
-"""End to end on spyre: inter-tile communication (`inter_tile_produce` / `reduce` / `consume`)
+"""End to end: inter-tile communication (`inter_tile_produce` / `reduce` / `consume`)
 compiles through inter-tile-exchange, runs on the emulator and matches the reference
 interpreter bit for bit (the fold starts at the identity and takes the partials in ascending
 producer tile id on both sides); the partials cross the ring, device memory sees only the
-kernel's own traffic. Devices without an inter-core path refuse it at the produce."""
+kernel's own traffic. On devices whose cores share only device memory the slots are in a
+workspace the runner places after the kernel's buffers (the kernel's last argument)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from ktir.diagnostics import KtirDiagnostic
 from ktir.interpreter import run_kernel
 from ktir_tools.run import run_and_check
 
@@ -52,12 +52,31 @@ def test_consume_delivers_the_partial_the_dependency_names() -> None:
 
 
 @pytest.mark.parametrize("device", ["sample_device", "stream_device"])
-def test_no_inter_core_path_is_a_located_diagnostic(device: str) -> None:
-    with pytest.raises(KtirDiagnostic, match=r"allreduce\.mlir:\d+:\d+: error: "
-                       r"'ktdp.inter_tile_produce' op inter-tile communication goes through "
-                       rf"the producers' scratchpads, but device @{device} has no inter-core "
-                       "path"):
-        run_and_check(ROOT / "examples" / "kernels" / "allreduce.mlir", device)
+@pytest.mark.parametrize("kernel", ["allreduce", "loop_writers", "consume", "leaders"])
+def test_without_a_ring_the_slots_are_in_a_device_memory_workspace(kernel: str,
+                                                                  device: str) -> None:
+    path = (ROOT / "examples" / "kernels" / "allreduce.mlir" if kernel == "allreduce"
+            else KERNELS / f"intertile_{kernel}.mlir")
+    report = _matches(path, device)
+    moved = report.emulation.bytes_per_datapath
+    assert not [k for k in moved if "RING" in k]
+
+
+def test_the_workspace_is_the_kernels_last_argument() -> None:
+    from ktir.context import load_module
+    from scheduler.driver import compile_module
+    from scheduler.transforms.inter_tile_exchange import WORKSPACE_ATTR
+
+    compiled = compile_module(load_module(ROOT / "examples" / "kernels" / "allreduce.mlir"),
+                              "sample_device")
+    host = next(f for f in compiled.module.walk()
+                if getattr(f, "sym_name", None) is not None and f.sym_name.data == "allreduce"
+                and not f.is_declaration)
+    assert [a.name_hint for a in host.args] == ["X", "Out", "workspace"]
+    ws = host.arg_attrs.data[-1].data[WORKSPACE_ATTR].data
+    # a partial slot and a result slot per tile, 1 KiB each
+    assert ws["bytes"].value.data == 2 * 8 * 1024
+    assert ws["element_bytes"].value.data == 4
 
 
 @pytest.mark.parametrize("device", ["spyre", "sample_device"])
