@@ -122,8 +122,9 @@ def run(
     reduction order rounds differently), views of a given tile's scratchpad (`ct_id`, read
     over the ring), distributed views at constant coordinates (each piece read from its
     owner) or whose pieces are one view, inter-tile communication (tile futures: partials
-    exchanged through scratchpad slots over the ring, folded in ascending producer id as the
-    interpreter does; devices with a ring) and branches on the tile id. Not yet: matmul and
+    exchanged through scratchpad slots over the ring, or a device-memory workspace placed
+    after the buffers on devices without one, folded in ascending producer id as the
+    interpreter does) and branches on the tile id. Not yet: matmul and
     indirect (gather / scatter) access; what the compiler cannot run stops with a diagnostic
     naming the op and the reason.
 

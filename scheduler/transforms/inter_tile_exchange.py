@@ -28,9 +28,14 @@ becomes
     %s = ktdp.load <own scratchpad @R>
 Slots start after every constant-address scratchpad range the kernel names (so they are
 reserved by address-assignment like data an earlier operator left on chip), aligned to a
-stick. Refused, with the reason: a produce region that reads its group id, an identity that
-depends on the tile id, a kernel without a static grid, a device without an inter-core path
-between scratchpads (sample_device: its cores share only device memory). Runs after the loops are unrolled, so
+stick. On a device whose cores share only device memory (no unit links the scratchpads:
+sample_device, stream_device) the slots are in a device-memory workspace instead, one copy
+per tile (tile t's at workspace + slot + t x stride): the kernel gets a last argument
+`%workspace: index {ktdf.workspace = {bytes = N, element_bytes = E}}`, the element address
+the runtime gives it (`ktir run` places it after the kernel's buffers and leaves it out of
+the comparison). Refused, with the reason: a produce region that reads its group id, an
+identity or combiner capture that depends on the tile id, a kernel without a static grid,
+partials of different element widths with a workspace. Runs after the loops are unrolled, so
 a future never crosses a loop iteration.
 """
 
