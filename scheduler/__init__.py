@@ -44,6 +44,8 @@ _PASSES = {
     "subsume-linearize-index": ("transforms.subsume_linearize_index",
                                 "SubsumeLinearizeIndexPass"),
     "double-buffering": ("transforms.double_buffering", "DoubleBufferingPass"),
+    "parallelize-loops-across-instances": ("transforms.parallelize_loops_across_instances",
+                                           "ParallelizeLoopsAcrossInstancesPass"),
     "tile-invariant-groups": ("transforms.tile_invariant_groups", "TileInvariantGroupsPass"),
     "inter-tile-exchange": ("transforms.inter_tile_exchange", "InterTileExchangePass"),
     "single-tile-branches": ("transforms.single_tile_branches", "SingleTileBranchesPass"),

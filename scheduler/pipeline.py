@@ -50,6 +50,7 @@ SCHEDULING: tuple[Step, ...] = (
     "reduction-loop-exposure",
     "sink-host-loops",
     "double-buffering",
+    "parallelize-loops-across-instances",
     "affine-min-canonicalization",
     "subsume-linearize-index",
     Checkpoint.POST_SCHEDULING,
@@ -72,6 +73,7 @@ OPTIMISATIONS: tuple[str, ...] = (
     "stage-coarsening",
     "sink-host-loops",
     "double-buffering",
+    "parallelize-loops-across-instances",
 )
 
 GROUPS: dict[str, tuple[Step, ...]] = {
