@@ -1,4 +1,4 @@
-"""`single-tile-branches`: `scf.if (tile id == c) { stores }` becomes code of tile c that runs once.
+"""`single-tile-branches`: `scf.if (tile id == c) { stores }` becomes tile c's code, run once.
 
 A kernel that reduces across tiles often lets one tile write the result:
     %w = arith.cmpi eq, %pid, %c0 : index
@@ -12,8 +12,9 @@ is cloned (the other tiles still use the originals), the body moves before the b
 branch goes:
     %r_c = <the slice of %r for tile 0>
     ktdp.store %r_c, %out_tile
-Only branches without results and without an else body, on `cmpi eq` of a linear tile id and
-a constant, match; other branches on the tile id stay for the legality check to refuse.
+Any condition computed from the linear tile id and constants by index arithmetic matches
+(`t mod 4 == 0`: one copy per taking tile, 0, 4, 8, 12), if the branch has no results and no
+else body; other branches on the tile id stay for the legality check to refuse.
 """
 
 from __future__ import annotations
