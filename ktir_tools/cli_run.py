@@ -125,10 +125,13 @@ def run(
     What runs today: element-wise kernels (with masked / partial tiles, loops, dynamic
     sizes), reductions and normalisations (softmax, rmsnorm: compare with --rtol where the
     reduction order rounds differently), views of a given tile's scratchpad (`ct_id`, read
-    over the ring) and distributed views at constant coordinates (each piece read from its
-    owner). Not yet: matmul, inter-tile communication (tile futures) and indirect (gather /
-    scatter) access; what the compiler cannot run stops with a diagnostic naming the op and
-    the reason.
+    over the ring), distributed views at constant coordinates (each piece read from its
+    owner) or whose pieces are one view, inter-tile communication (tile futures: partials
+    exchanged through scratchpad slots over the ring, or a device-memory workspace placed
+    after the buffers on devices without one, folded in ascending producer id as the
+    interpreter does) and branches on the tile id. Not yet: matmul and
+    indirect (gather / scatter) access; what the compiler cannot run stops with a diagnostic
+    naming the op and the reason.
 
     Scratchpad inputs: a constant-address scratchpad view is a fixed buffer, seeded (or
     given with --inputs by the view's name) in the scratchpad of its tile on both sides;

@@ -356,6 +356,9 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
     check_fits(source, ref, dev)
     argv, init = launch_args(ref.specs, ref.inputs, mem, ref.fixed,
                              dev.memory_for_space("ct_local"), int(np.prod(ref.grid)))
+    workspace = workspace_range(compiled.module, ref.kernel, len(ref.device_bytes))
+    if workspace is not None:  # the exchange's device-memory slots, after every buffer
+        argv.append(workspace[2])
     program = compiled.module
     if (dump := dump_dir(dump_programs)) is not None:
         program = located_copy(program, dump / f"{Path(kernel).stem}.dfir.mlir")
@@ -388,5 +391,33 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
         report.outputs[name] = got
         report.checks.append(compare(name, got, want, rtol, atol))
         checked.append((start * et.itemsize, (start + spec.count) * et.itemsize))
+    if workspace is not None:  # the compiler's own scratch space: neither side's output
+        checked.append(workspace[:2])
     report.checks.append(compare_rest(em.machine.memory(mem).buf, ref.device_bytes, checked))
     return report
+
+
+def workspace_range(module, kernel: str, used_bytes: int) -> tuple[int, int, int] | None:
+    """(first byte, end byte, element address) of the device-memory workspace the compiled
+    `kernel` asks for with its last argument (`ktdf.workspace = {bytes, element_bytes}`,
+    inter-tile-exchange on a device whose cores share only device memory), placed on a stick
+    boundary after the `used_bytes` the kernel's buffers take; None when it asks for none."""
+    from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr
+    from xdsl.dialects.func import FuncOp
+
+    from scheduler.transforms.inter_tile_exchange import STICK_BYTES, WORKSPACE_ATTR
+
+    for fn in module.walk():
+        if not isinstance(fn, FuncOp) or fn.sym_name.data != kernel or fn.is_declaration:
+            continue
+        if fn.arg_attrs is None or not fn.arg_attrs.data:
+            return None
+        got = fn.arg_attrs.data[-1].data.get(WORKSPACE_ATTR)
+        if not isinstance(got, DictionaryAttr):
+            return None
+        size, eb = (got.data[k] for k in ("bytes", "element_bytes"))
+        assert isinstance(size, IntegerAttr)
+        assert isinstance(eb, IntegerAttr)
+        start = -(-max(used_bytes, 1) // STICK_BYTES) * STICK_BYTES
+        return start, start + size.value.data, start // eb.value.data
+    return None

@@ -50,6 +50,8 @@ _PASSES = {
                                            "ParallelizeLoopsAcrossInstancesPass"),
     "broadcast-promotion": ("transforms.broadcast_promotion", "BroadcastPromotionPass"),
     "tile-invariant-groups": ("transforms.tile_invariant_groups", "TileInvariantGroupsPass"),
+    "inter-tile-exchange": ("transforms.inter_tile_exchange", "InterTileExchangePass"),
+    "single-tile-branches": ("transforms.single_tile_branches", "SingleTileBranchesPass"),
     "split-distributed-views": ("transforms.split_distributed_views",
                                 "SplitDistributedViewsPass"),
     "sink-host-loops": ("transforms.sink_host_loops", "SinkHostLoopsPass"),

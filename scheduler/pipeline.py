@@ -31,6 +31,8 @@ FRONTEND: tuple[Step, ...] = (
     "normalize-view-origins",
     "normalize-tile-loops",
     "unroll-carried-loops",
+    "inter-tile-exchange",
+    "single-tile-branches",
     "split-distributed-views",
     "ktir-legality-check",
     "compute-group-extraction",

@@ -19,8 +19,8 @@ from tests.strategies.kernels import elementwise_kernel, elementwise_specs
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "kernels"
 SUPPORTED = ["add_96x64", "bias_add", "eltwise_chain", "mul_max"]
-UNSUPPORTED = ["softmax", "layernorm", "rmsnorm", "matmul", "gather_add", "allreduce",
-               "distributed_rotate", "paged_gather"]
+UNSUPPORTED = ["softmax", "layernorm", "rmsnorm", "matmul", "gather_add",
+               "distributed_rotate", "paged_gather"]  # allreduce: test_inter_tile.py
 DEVICES = ["sample_device", "spyre", "stream_device"]
 
 
