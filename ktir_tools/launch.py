@@ -20,7 +20,15 @@ from typing import Any
 import numpy as np
 
 from ktir.limits import DEFAULT_LOOP_LIMIT
-from ktir_tools.run import RunReport, check_compiled, check_fits, compare, compare_rest, stored
+from ktir_tools.run import (
+    RunReport,
+    check_compiled,
+    check_fits,
+    compare,
+    compare_rest,
+    stored,
+    workspace_range,
+)
 from ktir_tools.runtime import Plan, launch, memory_image, prepare
 
 
@@ -42,6 +50,14 @@ def compile_spyrecode(kernel: str | Path, device: str | Path, *,
     compiled = compile_module(source.clone(), device, args=bound, on_step=on_step,
                               after_step=after_step)
     check_compiled(compiled.module, compiled.device)
+    if workspace_range(compiled.module, fn.sym_name.data, 0) is not None:
+        from ktir.diagnostics import op_error
+
+        raise op_error(fn, f"exchanges partials between tiles through a device-memory "
+                           f"workspace on device @{compiled.device.name} (its cores share no "
+                           "scratchpad path), which a SpyreCode artifact does not carry yet: "
+                           "run it with `ktir run`, or compile for a device with a ring "
+                           "(e.g. spyre)")
     files = build_artifact(fn, text, compiled.module, compiled.device, bound)
     if out is not None:
         write_artifact(files, out)
