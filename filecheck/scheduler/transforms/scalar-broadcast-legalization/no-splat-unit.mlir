@@ -9,7 +9,7 @@
 // CHECK-NOT:     splat
 
 builtin.module {
-  ktdf_arch.device @spyre import("Inputs/spyre_no_splat.mlir")
+  ktdf_arch.device @spyre import("Inputs/spyre-no-splat.mlir")
   builtin.module {
     func.func @row_bias(%X: index, %C: index, %Y: index) attributes {grid = [2 : i64]} {
       func.call @local_schedule_0(%X, %C, %Y) : (index, index, index) -> ()
