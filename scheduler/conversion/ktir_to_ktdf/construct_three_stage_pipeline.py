@@ -30,7 +30,8 @@ refused. A transfer through a masked view (dynamic sizes, a coordinate set small
 shape), or of a tile not provably inside its view (over the grid, the loop bounds and the
 ranges of what the host passes: scheduler.analysis.masks), carries the view's coordinate set as its `source_mask` (loads:
 0 outside) or `dest_mask` (stores: dropped outside), the set's symbols bound to the view's
-dynamic sizes.
+dynamic sizes. A leaf read through an indirect access tile is gathered by one
+`ktdf.ind_data_transfer` per vector (indirect_loads.py).
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ from scheduler.conversion.ktir_to_ktdf.elementwise_fusion import (
     fuse_group,
     leaf_dims,
 )
+from scheduler.conversion.ktir_to_ktdf.indirect_loads import indirect_transfer
 from scheduler.dialects.ktdf import (
     CreateTokenOp,
     DataTransferOp,
@@ -113,16 +115,21 @@ class Builder:
     # ---- views in device memory kinds ------------------------------------------------------
 
     def memory_kind(self, acc: Access) -> str:
-        space = acc.view.memory_space
+        return self.view_memory_kind(acc.view)
+
+    def view_memory_kind(self, view: ktdp.ConstructMemoryViewOp) -> str:
+        space = view.memory_space
         assert isinstance(space, ktdp.MemorySpaceAttr)
         return self.device.memory_for_space(space.kind.data)
 
     def cast(self, acc: Access) -> SSAValue:
-        view = acc.view
+        return self.cast_view(acc.view)
+
+    def cast_view(self, view: ktdp.ConstructMemoryViewOp) -> SSAValue:
         if view not in self.casts:
             t = view.result.type
             target = MemRefType(t.element_type, t.get_shape(), t.layout,
-                                StringAttr(self.memory_kind(acc)))
+                                StringAttr(self.view_memory_kind(view)))
             c = memref.MemorySpaceCastOp(view.result, target)
             c.dest.name_hint = (view.result.name_hint or "view") + "_cast"
             c.location = view.location
@@ -218,6 +225,11 @@ class Builder:
             load_ops = []
             for leaf, slot in zip(leaves, slots_in):
                 acc = group.loads[leaf.load]
+                if isinstance(acc.tile, ktdp.ConstructIndirectAccessTileOp):
+                    load_ops.append(indirect_transfer(
+                        acc, follows[leaf], ivs, vec, self.read_shape(follows[leaf], vec),
+                        self.cast_view, slot))
+                    continue
                 idx, amap, sizes = self.side(acc, follows[leaf], ivs, vec)
                 load_ops.append(DataTransferOp(self.cast(acc), idx, amap, sizes, slot, [],
                                                None, [math.prod(sizes)], **transfer_mask(acc, "source", self.exprs)))
