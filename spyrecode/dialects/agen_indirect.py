@@ -12,12 +12,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
+    I64,
     AffineMapAttr,
     AffineSetAttr,
     IndexType,
+    IntegerAttr,
     IntegerType,
     MemRefType,
     VectorType,
+    i64,
 )
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.ir.affine import AffineMap, AffineSet
@@ -72,6 +75,11 @@ from spyrecode.dialects.syntax import (
     props,
     str_attr,
 )
+
+
+def _dim_attr(d: int | None) -> IntegerAttr | None:
+    return None if d is None else IntegerAttr(d, i64)
+
 
 # (keyword, memref, map, subscript operands) of one side of an indirect op
 Side = tuple[str, SSAValue | None, AffineMapAttr | None, Sequence[SSAValue]]
@@ -155,7 +163,10 @@ class CompositeIndirectLoadAndStoreOp(TimedOp, LoadsPattern, StoresPattern):
           (indirect_dst:%j[...])? direct_dst:%d[...] (multicast_info = %m)?
           time_symbols(...), load_iv(%x:T) {attrs} { ... } : (Ti,)? Ts, (Tj,)? Td
 
-    Each indirect side has its map and `*_indirect_time_addr_map`. Builder:
+    Each indirect side has its map and `*_indirect_time_addr_map`. The coordinate rule (this
+    project's, dataflow-ir.md §3): the integer read from the index memref replaces dimension
+    `indirect_src_dim` (`indirect_dst_dim`; 0 when absent) of the direct coordinate; an index
+    outside that dimension of the direct memref is a run-time error. Builder:
     `CompositeIndirectLoadAndStoreOp(direct_src, direct_dst, load_set, load_order, store_set,
     store_order, time, load_direct_time_addr_map, store_direct_time_addr_map, vector_type,
     indirect_src=None, indirect_dst=None, load_indirect_time_addr_map=None,
@@ -179,6 +190,8 @@ class CompositeIndirectLoadAndStoreOp(TimedOp, LoadsPattern, StoresPattern):
     load_direct_time_addr_map = prop_def(AffineMapAttr)
     store_indirect_time_addr_map = opt_prop_def(AffineMapAttr)
     store_direct_time_addr_map = prop_def(AffineMapAttr)
+    indirect_src_dim = opt_prop_def(IntegerAttr[I64])
+    indirect_dst_dim = opt_prop_def(IntegerAttr[I64])
     irdl_options = OPTIONS
     assembly_format = (
         " ".join(access(f"{k}_memref", f"{k}_map_indices", f"{k}_map", k,
@@ -196,7 +209,8 @@ class CompositeIndirectLoadAndStoreOp(TimedOp, LoadsPattern, StoresPattern):
                  load_indirect_time_addr_map: AffineMap | None = None,
                  store_indirect_time_addr_map: AffineMap | None = None,
                  body: Block | None = None, multicast_info: SSAValue | None = None,
-                 dbg_name: str | None = None):
+                 dbg_name: str | None = None, indirect_src_dim: int | None = None,
+                 indirect_dst_dim: int | None = None):
         sides = (indirect_src, direct_src, indirect_dst, direct_dst)
         super().__init__(
             operands=[*[[a.memref] if a else [] for a in sides],
@@ -212,8 +226,15 @@ class CompositeIndirectLoadAndStoreOp(TimedOp, LoadsPattern, StoresPattern):
                              load_direct_time_addr_map=load_direct_time_addr_map,
                              store_indirect_time_addr_map=store_indirect_time_addr_map,
                              store_direct_time_addr_map=store_direct_time_addr_map),
+                "indirect_src_dim": _dim_attr(indirect_src_dim),
+                "indirect_dst_dim": _dim_attr(indirect_dst_dim),
                 "dbgName": str_attr(dbg_name)}))
         close_body(self)
+
+    def indirect_dim(self, side: str) -> int:
+        """The direct dimension the index of `side` ("src" or "dst") replaces."""
+        a = getattr(self, f"indirect_{side}_dim")
+        return 0 if a is None else a.value.data
 
     def sides(self) -> list[Side]:
         return [(k, getattr(self, f"{k}_memref"), getattr(self, f"{k}_map"),
@@ -240,6 +261,14 @@ class CompositeIndirectLoadAndStoreOp(TimedOp, LoadsPattern, StoresPattern):
              ranks.get("indirect_src", 0)),
             ("store_indirect_time_addr_map", self.store_indirect_time_addr_map,
              ranks.get("indirect_dst", 0))])
+        for side in ("src", "dst"):
+            a = getattr(self, f"indirect_{side}_dim")
+            rank = ranks[f"direct_{side}"]
+            if a is not None and f"indirect_{side}" not in ranks:
+                raise VerifyException(f"indirect_{side}_dim without an indirect_{side} memref")
+            if not 0 <= self.indirect_dim(side) < rank:
+                raise VerifyException(f"indirect_{side}_dim {self.indirect_dim(side)} is not "
+                                      f"a dimension of the direct memref (rank {rank})")
         iv = loaded_vector(self.body)
         verify_lanes("load", nload, iv.type, self.direct_src_memref)
         verify_lanes("store", nstore, stored_vector(self.body, iv), self.direct_dst_memref)

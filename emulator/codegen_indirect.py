@@ -1,0 +1,84 @@
+"""Code generation for the indirect DMA `agen.composite_indirect_load_and_store`
+(shared/spec/dataflow-ir.md §3): an asynchronous copy whose source coordinate is partly read
+from an index memref.
+
+The unit first waits for its transfers in flight (the index was staged into the scratchpad by
+the DMA just before), reads the one index at the indirect side's coordinate, checks it against
+dimension `indirect_src_dim` of the direct source (an index outside it stops the run with an
+`OutOfBoundsError` naming the unit and the index: never a wrong result), puts it in that
+dimension of the direct coordinate and runs the DMA as `composite_load_and_store` does.
+Supported: an indirect source, one time step, a region that only yields.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import MemRefType
+from xdsl.ir import Operation
+
+from emulator import codegen_inline as inline
+from emulator.access import Access
+from emulator.codegen import Gen, handles, tuple_src
+from emulator.codegen_access import (
+    _async,
+    _comps,
+    _no_multicast,
+    _rank,
+    _steps,
+    generic,
+    parts,
+    plan,
+    scalar_loaded,
+    static_plan,
+)
+from emulator.errors import UnsupportedOpError
+
+
+@handles("agen.composite_indirect_load_and_store")
+def _composite_indirect_ls(g: Gen, op: Operation) -> None:
+    g.need_program(op, "agen.composite_indirect_load_and_store")
+    _no_multicast(op)
+    ind = op.indirect_src_memref  # type: ignore[attr-defined]
+    if ind is None or op.indirect_dst_memref is not None or not _async(op):  # type: ignore
+        raise UnsupportedOpError("composite_indirect_load_and_store: only an indirect source "
+                                 "and a region that only yields (a DMA) are supported", op=op)
+    src, dst = op.direct_src_memref, op.direct_dst_memref  # type: ignore[attr-defined]
+    _, known = _steps(g, op, op.load_direct_time_addr_map,  # type: ignore[attr-defined]
+                      op.store_direct_time_addr_map)  # type: ignore[attr-defined]
+    if known != [((), ())]:
+        raise UnsupportedOpError("composite_indirect_load_and_store: one time step at offset "
+                                 "zero is supported", op=op)
+    dim = op.indirect_dim("src")  # type: ignore[attr-defined]
+    st = src.type
+    assert isinstance(st, MemRefType)
+    extent = st.get_shape()[dim]
+    # the index: after the unit's transfers in flight (its staging DMA) have landed
+    g.emit("if p_dmadone > p_t: p_t = p_dmadone", op)
+    icomps = _comps(g, op.indirect_src_map.data,  # type: ignore[attr-defined]
+                    op.indirect_src_map_indices)  # type: ignore[attr-defined]
+    ipc = plan(g, ind, Access.single(_rank(ind), op))
+    k = g.tmp("_k")
+    ip = static_plan(g, ipc)
+    if ip is None:
+        g.helper(f"{k} = {generic(g)}.sload({ipc})(P, {g.v(ind)}, {tuple_src(icomps)})", op)
+    else:
+        w = g.tmp("_w")
+        inline.vload(g, op, parts(g, ind), inline.address(g, op, ip, ipc, icomps), ip, ipc,
+                     k, w)
+        scalar_loaded(g, op, k, w)
+    g.emit(f"{k} = int({k})", op)
+    g.emit(f"if not 0 <= {k} < {extent}: P._bad_index({k}, {dim}, {extent})", op)
+    scomps = _comps(g, op.direct_src_map.data,  # type: ignore[attr-defined]
+                    op.direct_src_map_indices)  # type: ignore[attr-defined]
+    scomps[dim] = k
+    dcomps = _comps(g, op.direct_dst_map.data,  # type: ignore[attr-defined]
+                    op.direct_dst_map_indices)  # type: ignore[attr-defined]
+    lacc = Access(op.load_set.data, op.load_order.data, _rank(src), op)  # type: ignore
+    sacc = Access(op.store_set.data, op.store_order.data, _rank(dst), op)  # type: ignore
+    la, sa = plan(g, src, lacc), plan(g, dst, sacc)
+    lp, sp = static_plan(g, la), static_plan(g, sa)
+    if lp is None or sp is None:
+        steps = g.cg.const(known)
+        g.helper(f"{generic(g)}.dma({la}, {sa})(P, {g.v(src)}, {tuple_src(scomps)}, "
+                 f"{g.v(dst)}, {tuple_src(dcomps)}, {steps})", op)
+    else:
+        inline.dma(g, op, parts(g, src), scomps, parts(g, dst), dcomps, lp, sp, la, sa)
