@@ -358,6 +358,10 @@ class BuildThreeStagePipeline(RewritePattern):
             return
         group = fuse_group(stores)
         if group.reductions():
+            for acc in group.loads:
+                if isinstance(acc.tile, ktdp.ConstructIndirectAccessTileOp):
+                    raise op_error(acc.op, "an indirect access tile read by a reduction: not "
+                                           "supported by the scheduler yet")
             # the reduction builder extends this module's Builder: imported where needed
             from scheduler.conversion.ktir_to_ktdf.reduction_pipeline import ReductionBuilder
 
