@@ -195,6 +195,24 @@ func.func @negative_indirect_time_map(%a: memref<64xf16>, %b: memref<64xf16>) {
 
 // -----
 
+func.func @negative_indirect_dim_out_of_rank(%i: memref<4xi32>, %a: memref<64xf16>, %b: memref<64xf16>) {
+  agen.composite_indirect_load_and_store indirect_src:%i[0] direct_src:%a[0] direct_dst:%b[0] time_symbols(), load_iv(%x:vector<64xf16>) {indirect_src_dim = 1 : i64, load_indirect_time_addr_map = affine_map<() -> (0)>, load_direct_time_addr_map = affine_map<() -> (0)>, store_direct_time_addr_map = affine_map<() -> (0)>, load_order = affine_map<(d0) -> (d0)>, load_set = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>, store_order = affine_map<(d0) -> (d0)>, store_set = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>, time_order = affine_map<() -> ()>, time_set = affine_set<() : ()>} {
+  } : memref<4xi32>, memref<64xf16>, memref<64xf16>
+  return
+}
+// CHECK: error: 'agen.composite_indirect_load_and_store' op indirect_src_dim 1 is not a dimension of the direct memref (rank 1)
+
+// -----
+
+func.func @negative_indirect_dim_without_index(%a: memref<64xf16>, %b: memref<64xf16>) {
+  agen.composite_indirect_load_and_store direct_src:%a[0] direct_dst:%b[0] time_symbols(), load_iv(%x:vector<64xf16>) {indirect_dst_dim = 0 : i64, load_direct_time_addr_map = affine_map<() -> (0)>, store_direct_time_addr_map = affine_map<() -> (0)>, load_order = affine_map<(d0) -> (d0)>, load_set = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>, store_order = affine_map<(d0) -> (d0)>, store_set = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>, time_order = affine_map<() -> ()>, time_set = affine_set<() : ()>} {
+  } : memref<64xf16>, memref<64xf16>
+  return
+}
+// CHECK: error: 'agen.composite_indirect_load_and_store' op indirect_dst_dim without an indirect_dst memref
+
+// -----
+
 func.func @negative_indirect_side_without_map(%i: memref<4xi32>, %a: memref<64xf16>, %b: memref<64xf16>) {
   "agen.composite_indirect_load_and_store"(%i, %a, %b) <{direct_src_map = affine_map<() -> (0)>, direct_dst_map = affine_map<() -> (0)>, load_direct_time_addr_map = affine_map<() -> (0)>, store_direct_time_addr_map = affine_map<() -> (0)>, load_order = affine_map<(d0) -> (d0)>, load_set = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>, store_order = affine_map<(d0) -> (d0)>, store_set = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>, time_order = affine_map<() -> ()>, time_set = affine_set<() : ()>, operandSegmentSizes = array<i32: 1, 1, 0, 1, 0, 0, 0, 0, 0, 0>}> ({
   ^bb0(%x: vector<64xf16>):
