@@ -20,7 +20,8 @@ def test_indexed_add_matches_reference(device: str) -> None:
     # a 4-D table row picked by an i64 index per tile (grid 2 x 8), added to a direct tile
     report = run_and_check(KERNELS / "indexed_add_small.mlir", device,
                            args={"dim1_start": "0"})
-    assert report.checks and report.match, report.to_json()
+    assert report.checks, report.to_json()
+    assert report.match, report.to_json()
     em = report.emulation
     assert em.cycles >= em.roofline_cycles > 0
 

@@ -40,7 +40,8 @@ def test_example_matches_reference(kernel: str, device: str) -> None:
 @pytest.mark.parametrize("kernel", GATHERS)
 def test_gather_example_matches_reference(kernel: str, device: str) -> None:
     report = run_and_check(EXAMPLES / f"{kernel}.mlir", device)
-    assert report.checks and report.match, report.to_json()
+    assert report.checks, report.to_json()
+    assert report.match, report.to_json()
     em = report.emulation
     assert em.cycles >= em.roofline_cycles > 0
     assert not [w for w in em.warnings if "at the end" in w]
