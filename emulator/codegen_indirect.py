@@ -1,19 +1,23 @@
-"""Code generation for the indirect DMA `agen.composite_indirect_load_and_store`
-(shared/spec/dataflow-ir.md §3): an asynchronous copy whose source coordinate is partly read
-from an index memref.
+"""Code generation for the indirect accesses (shared/spec/dataflow-ir.md §3): the DMA
+`agen.composite_indirect_load_and_store`, an asynchronous copy whose source coordinate is
+partly read from an index memref, and `agen.indirect_vector_load` (the same read into a
+vector, on a unit that loads from memory for the compute unit).
 
 The unit first waits for its transfers in flight (the index was staged into the scratchpad by
 the DMA just before), reads the one index at the indirect side's coordinate, checks it against
 dimension `indirect_src_dim` of the direct source (an index outside it stops the run with an
 `OutOfBoundsError` naming the unit and the index: never a wrong result), puts it in that
 dimension of the direct coordinate and runs the DMA as `composite_load_and_store` does.
-Supported: an indirect source, one time step, a region that only yields.
+Supported: an indirect source, one time step, a region that only yields. The vector load
+reads its index, checks it and loads the lanes as `vector_load` does.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects.builtin import MemRefType
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 
 from emulator import codegen_inline as inline
 from emulator.access import Access
@@ -25,12 +29,52 @@ from emulator.codegen_access import (
     _rank,
     _steps,
     generic,
+    load,
     parts,
     plan,
     scalar_loaded,
     static_plan,
 )
 from emulator.errors import UnsupportedOpError
+
+
+def _index(g: Gen, op: Operation, ind: SSAValue, amap: object, operands: Sequence[SSAValue],
+           direct: SSAValue, dim: int) -> str:
+    """Read the one index at `ind[amap(operands)]` (the unit waits for it) and check it
+    against dimension `dim` of `direct`; the source of the index."""
+    icomps = _comps(g, amap, operands)
+    ipc = plan(g, ind, Access.single(_rank(ind), op))
+    k = g.tmp("_k")
+    ip = static_plan(g, ipc)
+    if ip is None:
+        g.helper(f"{k} = {generic(g)}.sload({ipc})(P, {g.v(ind)}, {tuple_src(icomps)})", op)
+    else:
+        w = g.tmp("_w")
+        inline.vload(g, op, parts(g, ind), inline.address(g, op, ip, ipc, icomps), ip, ipc,
+                     k, w)
+        scalar_loaded(g, op, k, w)
+    dt = direct.type
+    assert isinstance(dt, MemRefType)
+    extent = dt.get_shape()[dim]
+    g.emit(f"{k} = int({k})", op)
+    g.emit(f"if not 0 <= {k} < {extent}: P._bad_index({k}, {dim}, {extent})", op)
+    return k
+
+
+@handles("agen.indirect_vector_load")
+def _indirect_vector_load(g: Gen, op: Operation) -> None:
+    g.need_program(op, "agen.indirect_vector_load")
+    _no_multicast(op)
+    direct = op.direct_memref  # type: ignore[attr-defined]
+    dim = op.replaced_dim  # type: ignore[attr-defined]
+    k = _index(g, op, op.indirect_memref, op.indirect_map.data,  # type: ignore[attr-defined]
+               op.indirect_map_indices, direct, dim)  # type: ignore[attr-defined]
+    comps = _comps(g, op.direct_map.data, op.direct_map_indices)  # type: ignore[attr-defined]
+    comps[dim] = k
+    acc = Access(op.load_set.data, op.load_order.data, _rank(direct), op)  # type: ignore
+    pc = plan(g, direct, acc)
+    r = g.define(op.results[0])
+    load(g, op, direct, comps, pc, r, "w" + r[1:])
 
 
 @handles("agen.composite_indirect_load_and_store")
@@ -48,25 +92,10 @@ def _composite_indirect_ls(g: Gen, op: Operation) -> None:
         raise UnsupportedOpError("composite_indirect_load_and_store: one time step at offset "
                                  "zero is supported", op=op)
     dim = op.indirect_dim("src")  # type: ignore[attr-defined]
-    st = src.type
-    assert isinstance(st, MemRefType)
-    extent = st.get_shape()[dim]
     # the index: after the unit's transfers in flight (its staging DMA) have landed
     g.emit("if p_dmadone > p_t: p_t = p_dmadone", op)
-    icomps = _comps(g, op.indirect_src_map.data,  # type: ignore[attr-defined]
-                    op.indirect_src_map_indices)  # type: ignore[attr-defined]
-    ipc = plan(g, ind, Access.single(_rank(ind), op))
-    k = g.tmp("_k")
-    ip = static_plan(g, ipc)
-    if ip is None:
-        g.helper(f"{k} = {generic(g)}.sload({ipc})(P, {g.v(ind)}, {tuple_src(icomps)})", op)
-    else:
-        w = g.tmp("_w")
-        inline.vload(g, op, parts(g, ind), inline.address(g, op, ip, ipc, icomps), ip, ipc,
-                     k, w)
-        scalar_loaded(g, op, k, w)
-    g.emit(f"{k} = int({k})", op)
-    g.emit(f"if not 0 <= {k} < {extent}: P._bad_index({k}, {dim}, {extent})", op)
+    k = _index(g, op, ind, op.indirect_src_map.data,  # type: ignore[attr-defined]
+               op.indirect_src_map_indices, src, dim)  # type: ignore[attr-defined]
     scomps = _comps(g, op.direct_src_map.data,  # type: ignore[attr-defined]
                     op.direct_src_map_indices)  # type: ignore[attr-defined]
     scomps[dim] = k

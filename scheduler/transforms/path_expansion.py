@@ -14,7 +14,8 @@ the error names the device and the route. Stages of one unit kind are merged; th
 stays linear. A masked transfer's mask goes to the hop that touches its view (the first hop of
 a load, the last of a store). Idempotent: routed transfers (slots that start or end at a unit)
 are left alone. An indirect load (`ktdf.ind_data_transfer`) gathers on its first hop, from
-index buffers the same unit staged into the first memory of the route just before.
+index buffers the same unit staged into the first memory of the route just before (in place,
+on a route without a memory).
 """
 
 from __future__ import annotations
@@ -211,7 +212,9 @@ class _Expander:
     def expand_gather(self, t: IndDataTransferOp, rb: _Rebuild) -> None:
         """An indirect load: its first hop gathers into the first memory of the route, after
         the unit of that hop stages each index it reads into the same memory (a plain
-        transfer of one element); the other hops move the box on as for any load."""
+        transfer of one element); the other hops move the box on as for any load. On a route
+        without a memory (a load unit that feeds the compute unit from device memory) the unit
+        gathers into the FIFO, reading the index where it lies."""
         slot_t = t.destination.type
         assert isinstance(slot_t, FifoSlotType)
         src_mem = slot_t.src_kind
@@ -221,13 +224,18 @@ class _Expander:
                                                    for b in t.index_buffers):
             raise op_error(t, "an indirect load from another core's scratchpad: not "
                               "supported by the scheduler yet")
-        if len(hops.units) < 2:
-            raise op_error(t, f"device @{self.device.name} has no memory between '{src_mem}' "
-                              "and the compute unit to stage the index of an indirect load in")
         sizes = _static_sizes(t, "source")
         elt = slot_t.element_type
         idx = list(t.source_indices)
-        n, stage_mem = len(hops.units), hops.memories[0]
+        n = len(hops.units)
+        if n == 1:  # the unit feeds the compute unit from memory: it reads the index there too
+            rb.add(hops.units[0], 1, IndDataTransferOp(t.source, idx, t.subscripts, sizes,
+                                                       t.destination, [], None,
+                                                       t.mixed_dest_sizes))
+            self.retype[t.destination] = FifoSlotType(hops.units[0], self.compute,
+                                                      slot_t.num_elements, elt)
+            return
+        stage_mem = hops.memories[0]
         subscripts = []
         for sub in t.subscripts:
             if isinstance(sub, AffineExpr):

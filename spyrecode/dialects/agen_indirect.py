@@ -345,11 +345,13 @@ class CompositeIndirectStoreOp(IndirectPair, TimedOp, StoresPattern):
 @irdl_op_definition
 class IndirectVectorLoadOp(IndirectPair, LoadsPattern):
     """`%v = agen.indirect_vector_load indirect:%i[...] direct:%d[...] (multicast_info = %m)?
-    {load_order, load_set} : Ti, Td, Tv`. Builder: `IndirectVectorLoadOp(indirect, direct,
+    {load_order, load_set} : Ti, Td, Tv`: the integer read from `%i` replaces dimension
+    `indirect_dim` (0 when absent) of the direct coordinate. Builder: `IndirectVectorLoadOp(indirect, direct,
     load_set, load_order, vector_type, multicast_info=None)`."""
 
     name = "agen.indirect_vector_load"
     result = result_def(VectorLike)
+    indirect_dim = opt_prop_def(IntegerAttr[I64])
     traits = traits_def(*MEMORY_EFFECTS)
     irdl_options = OPTIONS
     assembly_format = (f"{PAIR} attr-dict `:` type($indirect_memref) `,` type($direct_memref) "
@@ -358,15 +360,25 @@ class IndirectVectorLoadOp(IndirectPair, LoadsPattern):
 
     def __init__(self, indirect: Access, direct: Access, load_set: AffineSet,
                  load_order: AffineMap, vector_type: Attribute,
-                 multicast_info: SSAValue | None = None, dbg_name: str | None = None):
+                 multicast_info: SSAValue | None = None, dbg_name: str | None = None,
+                 indirect_dim: int | None = None):
         super().__init__(operands=pair_operands(indirect, direct, multicast_info),
                          result_types=[vector_type],
                          properties=props({**pair_props(indirect, direct, dbg_name),
-                                           **pattern("load", load_set, load_order)}))
+                                           **pattern("load", load_set, load_order),
+                                           "indirect_dim": _dim_attr(indirect_dim)}))
+
+    @property
+    def replaced_dim(self) -> int:
+        """The direct dimension the index replaces (`indirect_dim`, 0 when absent)."""
+        return 0 if self.indirect_dim is None else self.indirect_dim.value.data
 
     def verify_(self) -> None:
-        n = verify_pattern("direct", self.verify_pair(), "load", self.load_set,
-                           self.load_order)
+        rank = self.verify_pair()
+        n = verify_pattern("direct", rank, "load", self.load_set, self.load_order)
+        if not 0 <= self.replaced_dim < rank:
+            raise VerifyException(f"indirect_dim {self.replaced_dim} is not a dimension of "
+                                  f"the direct memref (rank {rank})")
         verify_lanes("load", n, self.result.type, self.direct_memref)
 
 

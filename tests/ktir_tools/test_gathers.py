@@ -15,7 +15,7 @@ KERNELS = Path(__file__).resolve().parent / "kernels"
 RFC = Path(__file__).resolve().parents[2] / "filecheck" / "ktir" / "interpreter" / "Inputs"
 
 
-@pytest.mark.parametrize("device", ["sample_device", "spyre"])
+@pytest.mark.parametrize("device", ["sample_device", "spyre", "stream_device"])
 def test_indexed_add_matches_reference(device: str) -> None:
     # a 4-D table row picked by an i64 index per tile (grid 2 x 8), added to a direct tile
     report = run_and_check(KERNELS / "indexed_add_small.mlir", device,

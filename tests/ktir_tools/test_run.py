@@ -19,7 +19,7 @@ from tests.strategies.kernels import elementwise_kernel, elementwise_specs
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "kernels"
 SUPPORTED = ["add_96x64", "bias_add", "eltwise_chain", "mul_max"]
-GATHERS = ["gather_add", "paged_gather"]  # staged through a scratchpad: not on stream_device
+GATHERS = ["gather_add", "paged_gather"]
 UNSUPPORTED = ["softmax", "layernorm", "rmsnorm", "matmul", "allreduce",
                "distributed_rotate"]
 DEVICES = ["sample_device", "spyre", "stream_device"]
@@ -36,7 +36,7 @@ def test_example_matches_reference(kernel: str, device: str) -> None:
     assert not [w for w in em.warnings if "at the end" in w]  # no data left in FIFOs/signals
 
 
-@pytest.mark.parametrize("device", ["sample_device", "spyre"])
+@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("kernel", GATHERS)
 def test_gather_example_matches_reference(kernel: str, device: str) -> None:
     report = run_and_check(EXAMPLES / f"{kernel}.mlir", device)
@@ -45,12 +45,6 @@ def test_gather_example_matches_reference(kernel: str, device: str) -> None:
     em = report.emulation
     assert em.cycles >= em.roofline_cycles > 0
     assert not [w for w in em.warnings if "at the end" in w]
-
-
-def test_gather_without_a_staging_memory_is_a_located_diagnostic() -> None:
-    with pytest.raises(KtirDiagnostic, match=r"gather_add\.mlir:\d+:\d+: error: .*no memory "
-                                             r"between 'HBM' and the compute unit to stage"):
-        run_and_check(EXAMPLES / "gather_add.mlir", "stream_device")
 
 
 @pytest.mark.parametrize("kernel", UNSUPPORTED)
