@@ -236,6 +236,10 @@ class _Expander:
                                                       slot_t.num_elements, elt)
             return
         stage_mem = hops.memories[0]
+        if any(sizes[d] != 1 for d, sub in enumerate(t.subscripts)
+               if not isinstance(sub, AffineExpr)):
+            raise op_error(t, "an indirect load of several consecutive indices along an "
+                              "indirect dimension: staging one index per transfer is supported")
         subscripts = []
         for sub in t.subscripts:
             if isinstance(sub, AffineExpr):

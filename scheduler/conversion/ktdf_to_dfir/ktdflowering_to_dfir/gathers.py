@@ -57,12 +57,18 @@ def lower_gather(t: IndDataTransferOp, program: Program) -> list[Operation]:
     if not all(isinstance(s, int) for s in sizes) or dsizes is None or not all(
             isinstance(s, int) for s in dsizes):
         raise op_error(t, "an indirect transfer needs static sizes to be lowered")
+    if t.transfer_mode is not None:
+        raise op_error(t, f"an indirect transfer in mode '{t.transfer_mode}': not supported "
+                          "by the scheduler yet")
     indirect = [(d, s) for d, s in enumerate(t.subscripts) if not isinstance(s, AffineExpr)]
     if len(indirect) != 1:
         raise op_error(t, f"an indirect transfer with {len(indirect)} indirect dimensions: "
                           "one is supported (agen.composite_indirect_load_and_store reads "
                           "one index memref)")
     dim, (buf, exprs) = indirect[0]
+    if sizes[dim] != 1:
+        raise op_error(t, f"an indirect transfer of {sizes[dim]} consecutive indices along "
+                          f"dimension {dim}: one index per transfer is supported")
     n = len(t.source_indices)
     direct = [AffineExpr.constant(0) if d == dim else s for d, s in enumerate(t.subscripts)]
     src = Access(t.source, list(t.source_indices), AffineMap(n, 0, tuple(direct)))  # type: ignore[arg-type]
