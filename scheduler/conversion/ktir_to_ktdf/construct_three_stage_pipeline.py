@@ -70,7 +70,7 @@ from scheduler.conversion.ktir_to_ktdf.elementwise_fusion import (
     fuse_group,
     leaf_dims,
 )
-from scheduler.conversion.ktir_to_ktdf.indirect_loads import indirect_transfer
+from scheduler.conversion.ktir_to_ktdf.indirect_loads import indexed_dims, indirect_transfer
 from scheduler.dialects.ktdf import (
     CreateTokenOp,
     DataTransferOp,
@@ -90,11 +90,15 @@ from scheduler.dialects.ktdf_types import const_int
 from scheduler.rewriting import apply_patterns, dead_code
 
 
-def vector_shape(space: tuple[int, ...], lanes: int) -> tuple[int, ...]:
-    """Tile parallel dims right to left by gcd with the lanes still free."""
+def vector_shape(space: tuple[int, ...], lanes: int,
+                 pinned: frozenset[int] = frozenset()) -> tuple[int, ...]:
+    """Tile parallel dims right to left by gcd with the lanes still free; `pinned` dims
+    (those a gather's index depends on: one index per vector) stay 1."""
     out = [1] * len(space)
     free = lanes
     for d in reversed(range(len(space))):
+        if d in pinned:
+            continue
         g = math.gcd(space[d], free)
         out[d] = g
         free //= g
@@ -192,9 +196,11 @@ class Builder:
         group = self.group
         stores = [acc.op for acc, _ in group.outputs]
         self.check_ordered_links(group.loads[0].op if group.loads else stores[0])
-        vec = vector_shape(group.space, self.lanes())
         leaves = group.leaves()
         follows = {leaf: leaf_dims(leaf) for leaf in leaves}
+        pinned = frozenset(d for leaf in leaves for d in indexed_dims(
+            group.loads[leaf.load], follows[leaf]))
+        vec = vector_shape(group.space, self.lanes(), pinned)
         for leaf in leaves:
             self.check_leaf(leaf, follows[leaf], vec)
         n_vec = math.prod(vec)

@@ -13,7 +13,9 @@ one vectorised variable, with coefficient 1 (its lanes in the vector's order):
          to %slot size [64]
 
 The index views stay in device memory here; path-expansion stages the index into the
-scratchpad the transfer unit reads. A per-element gather (an index per lane) is refused.
+scratchpad the transfer unit reads. The vector is kept 1 along the iteration dims an index
+depends on (`indexed_dims`), so a per-element gather (an index per lane) is refused only
+when the index varies along the stored tile's innermost, contiguous dims.
 """
 
 from __future__ import annotations
@@ -60,6 +62,24 @@ def linear_coefficient(e: AffineExpr, pos: int) -> int | None:
             return rhs * e.lhs.value
         return None if lhs or rhs else 0
     return None if lhs or rhs else 0
+
+
+def indexed_dims(acc: Access, follows: list[Follow]) -> set[int]:
+    """The iteration dims an indirect subscript of `acc` depends on (none for a direct
+    tile): the vector stays 1 along them, so that it needs one index."""
+    tile = acc.tile
+    if not isinstance(tile, ktdp.ConstructIndirectAccessTileOp):
+        return set()
+    n_cap = len(tile.captured_variables)
+    out: set[int] = set()
+    for kind, m in zip(tile.per_dim_subscript_kinds.data, tile.per_dim_subscript_maps.data):
+        if not is_true(kind):
+            continue
+        for t, f in enumerate(follows):
+            if f.dim is not None and any(linear_coefficient(e, n_cap + t) != 0
+                                         for e in m.data.results):
+                out.add(f.dim)
+    return out
 
 
 def indirect_transfer(acc: Access, follows: list[Follow], ivs: list[SSAValue],
@@ -129,4 +149,4 @@ def indirect_transfer(acc: Access, follows: list[Follow], ivs: list[SSAValue],
                              None, [math.prod(sizes)])
 
 
-__all__ = ["indirect_transfer", "linear_coefficient"]
+__all__ = ["indexed_dims", "indirect_transfer", "linear_coefficient"]

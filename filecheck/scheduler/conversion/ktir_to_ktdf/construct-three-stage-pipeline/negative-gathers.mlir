@@ -3,31 +3,6 @@
 /// What construct-three-stage-pipeline refuses of an indirect access tile, located at the
 /// load: one chunk per condition.
 
-// Both coordinates read per element (ktir-cpu's rfc/indirect-access-copy): the index varies
-// along the vector's lanes, a per-lane gather no single box transfer does.
-// CHECK: error: {{.*}}'ktdp.load' op an indirect subscript (dimension 0) that varies along the vector (1x64): a gather of one index per lane, not supported by the scheduler yet
-#s = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
-#id = affine_map<(d0, d1) -> (d0, d1)>
-builtin.module {
-  ktdf_arch.device @sample_device import("sample_device.mlir")
-  builtin.module @local_schedule_0 {
-    func.func @negative_per_lane(%X: index, %I: index, %J: index, %Y: index) attributes {grid = [1]} {
-      %c0 = arith.constant 0 : index
-      %x = ktdp.construct_memory_view %X, sizes: [64, 64], strides: [64, 1] {coordinate_set = #s, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
-      %i = ktdp.construct_memory_view %I, sizes: [64, 64], strides: [64, 1] {coordinate_set = #s, memory_space = #ktdp.memory_space<global>} : memref<64x64xi32>
-      %j = ktdp.construct_memory_view %J, sizes: [64, 64], strides: [64, 1] {coordinate_set = #s, memory_space = #ktdp.memory_space<global>} : memref<64x64xi32>
-      %y = ktdp.construct_memory_view %Y, sizes: [64, 64], strides: [64, 1] {coordinate_set = #s, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
-      %g = ktdp.construct_indirect_access_tile intermediate_variables(%m, %k) %x[ind(%i[%m, %k]), ind(%j[%m, %k])] {variables_space_order = #id, variables_space_set = #s} : memref<64x64xf16>, memref<64x64xi32>, memref<64x64xi32> -> !ktdp.access_tile<64x64xindex>
-      %v = ktdp.load %g : !ktdp.access_tile<64x64xindex> -> tensor<64x64xf16>
-      %yt = ktdp.construct_access_tile %y[%c0, %c0] {access_tile_order = #id, access_tile_set = #s} : memref<64x64xf16> -> !ktdp.access_tile<64x64xindex>
-      ktdp.store %v, %yt : tensor<64x64xf16>, !ktdp.access_tile<64x64xindex>
-      func.return
-    }
-  }
-}
-
-// -----
-
 // A direct subscript that is not the vectorised variable plus an offset (here `2 * d`): the
 // box would not hold the vector's lanes contiguously.
 // CHECK: error: {{.*}}'ktdp.load' op a direct subscript (dimension 1) of an indirect tile that is not one vectorised variable plus an offset (vector 1x64): not supported by the scheduler yet
