@@ -3,11 +3,12 @@
 partly read from an index memref, and `agen.indirect_vector_load` (the same read into a
 vector, on a unit that loads from memory for the compute unit).
 
-The unit first waits for its transfers in flight (the index was staged into the scratchpad by
-the DMA just before), reads the one index at the indirect side's coordinate, checks it against
-dimension `indirect_src_dim` of the direct source (an index outside it stops the run with an
-`OutOfBoundsError` naming the unit and the index: never a wrong result), puts it in that
-dimension of the direct coordinate and runs the DMA as `composite_load_and_store` does.
+The unit first waits for its transfers in flight (the indices were staged into the scratchpad
+by the DMAs just before), reads index j at the indirect side's coordinate with its last
+subscript advanced by j, checks it against dimension `indirect_src_dims[j]` of the direct
+source (an index outside it stops the run with an `OutOfBoundsError` naming the unit and the
+index: never a wrong result), puts it in that dimension of the direct coordinate and runs the
+DMA as `composite_load_and_store` does.
 Supported: an indirect source, one time step, a region that only yields. The vector load
 reads its index, checks it and loads the lanes as `vector_load` does.
 """
@@ -38,11 +39,21 @@ from emulator.codegen_access import (
 from emulator.errors import UnsupportedOpError
 
 
-def _index(g: Gen, op: Operation, ind: SSAValue, amap: object, operands: Sequence[SSAValue],
-           direct: SSAValue, dim: int) -> str:
-    """Read the one index at `ind[amap(operands)]` (the unit waits for it) and check it
-    against dimension `dim` of `direct`; the source of the index."""
+def _indices(g: Gen, op: Operation, ind: SSAValue, amap: object,
+             operands: Sequence[SSAValue], direct: SSAValue, dims: list[int],
+             comps: list[str]) -> None:
+    """Put index j, read at `ind[amap(operands)]` with the last subscript advanced by j,
+    into dimension `dims[j]` of the direct coordinate `comps`."""
     icomps = _comps(g, amap, operands)
+    for j, dim in enumerate(dims):
+        at = [*icomps[:-1], f"({icomps[-1]}) + {j}"] if j else icomps
+        comps[dim] = _index(g, op, ind, at, direct, dim)
+
+
+def _index(g: Gen, op: Operation, ind: SSAValue, icomps: list[str], direct: SSAValue,
+           dim: int) -> str:
+    """Read the one index at `ind[icomps]` (the unit waits for it) and check it against
+    dimension `dim` of `direct`; the source of the index."""
     ipc = plan(g, ind, Access.single(_rank(ind), op))
     k = g.tmp("_k")
     ip = static_plan(g, ipc)
@@ -66,11 +77,9 @@ def _indirect_vector_load(g: Gen, op: Operation) -> None:
     g.need_program(op, "agen.indirect_vector_load")
     _no_multicast(op)
     direct = op.direct_memref  # type: ignore[attr-defined]
-    dim = op.replaced_dim  # type: ignore[attr-defined]
-    k = _index(g, op, op.indirect_memref, op.indirect_map.data,  # type: ignore[attr-defined]
-               op.indirect_map_indices, direct, dim)  # type: ignore[attr-defined]
     comps = _comps(g, op.direct_map.data, op.direct_map_indices)  # type: ignore[attr-defined]
-    comps[dim] = k
+    _indices(g, op, op.indirect_memref, op.indirect_map.data,  # type: ignore[attr-defined]
+             op.indirect_map_indices, direct, op.replaced_dims, comps)  # type: ignore
     acc = Access(op.load_set.data, op.load_order.data, _rank(direct), op)  # type: ignore
     pc = plan(g, direct, acc)
     r = g.define(op.results[0])
@@ -91,14 +100,13 @@ def _composite_indirect_ls(g: Gen, op: Operation) -> None:
     if known != [((), ())]:
         raise UnsupportedOpError("composite_indirect_load_and_store: one time step at offset "
                                  "zero is supported", op=op)
-    dim = op.indirect_dim("src")  # type: ignore[attr-defined]
-    # the index: after the unit's transfers in flight (its staging DMA) have landed
+    # the indices: after the unit's transfers in flight (its staging DMAs) have landed
     g.emit("if p_dmadone > p_t: p_t = p_dmadone", op)
-    k = _index(g, op, ind, op.indirect_src_map.data,  # type: ignore[attr-defined]
-               op.indirect_src_map_indices, src, dim)  # type: ignore[attr-defined]
     scomps = _comps(g, op.direct_src_map.data,  # type: ignore[attr-defined]
                     op.direct_src_map_indices)  # type: ignore[attr-defined]
-    scomps[dim] = k
+    _indices(g, op, ind, op.indirect_src_map.data,  # type: ignore[attr-defined]
+             op.indirect_src_map_indices, src, op.indirect_dims("src"),  # type: ignore
+             scomps)
     dcomps = _comps(g, op.direct_dst_map.data,  # type: ignore[attr-defined]
                     op.direct_dst_map_indices)  # type: ignore[attr-defined]
     lacc = Access(op.load_set.data, op.load_order.data, _rank(src), op)  # type: ignore

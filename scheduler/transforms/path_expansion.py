@@ -21,6 +21,7 @@ on a route without a memory).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects import memref
@@ -211,8 +212,9 @@ class _Expander:
 
     def expand_gather(self, t: IndDataTransferOp, rb: _Rebuild) -> None:
         """An indirect load: its first hop gathers into the first memory of the route, after
-        the unit of that hop stages each index it reads into the same memory (a plain
-        transfer of one element); the other hops move the box on as for any load. On a route
+        the unit of that hop stages the indices it reads into one buffer of that memory
+        (index j at [j], a plain transfer of one element each); the other hops move the box
+        on as for any load. On a route
         without a memory (a load unit that feeds the compute unit from device memory) the unit
         gathers into the FIFO, reading the index where it lies."""
         slot_t = t.destination.type
@@ -228,6 +230,10 @@ class _Expander:
         elt = slot_t.element_type
         idx = list(t.source_indices)
         n = len(hops.units)
+        if n == 1 and len(t.index_buffers) > 1:
+            raise op_error(t, f"an indirect load with {len(t.index_buffers)} index views on a "
+                              f"route of device @{self.device.name} without a memory to stage "
+                              "them side by side: not supported by the scheduler yet")
         if n == 1:  # the unit feeds the compute unit from memory: it reads the index there too
             rb.add(hops.units[0], 1, IndDataTransferOp(t.source, idx, t.subscripts, sizes,
                                                        t.destination, [], None,
@@ -240,21 +246,26 @@ class _Expander:
                if not isinstance(sub, AffineExpr)):
             raise op_error(t, "an indirect load of several consecutive indices along an "
                               "indirect dimension: staging one index per transfer is supported")
-        subscripts = []
+        views = [sub for sub in t.subscripts if not isinstance(sub, AffineExpr)]
+        types = {cast(MemRefType, v.type).get_element_type() for v, _ in views}
+        if len(types) > 1:
+            raise op_error(t, "an indirect load whose index views hold different element "
+                              f"types ({', '.join(sorted(map(str, types)))}): their indices "
+                              "are staged into one buffer; not supported yet")
+        # the indices side by side in one buffer of the first memory: index j at [j]
+        buf = rb.buffer(stage_mem, t, [len(views)], types.pop())
+        buf.name_hint = "idx_" + stage_mem.lower()
+        subscripts: list = []
         for sub in t.subscripts:
             if isinstance(sub, AffineExpr):
                 subscripts.append(sub)
                 continue
             view, exprs = sub
-            vt = view.type
-            assert isinstance(vt, MemRefType)
-            ones = [1] * vt.get_num_dims()
-            buf = rb.buffer(stage_mem, t, ones, vt.get_element_type())
-            buf.name_hint = "idx_" + stage_mem.lower()
+            j = sum(1 for s in subscripts if not isinstance(s, AffineExpr))
+            ones = [1] * cast(MemRefType, view.type).get_num_dims()
             rb.add(hops.units[0], n, DataTransferOp(
-                view, idx, AffineMap(len(idx), 0, tuple(exprs)), ones, buf, [0] * len(ones),
-                None, ones))
-            subscripts.append((buf, [AffineExpr.constant(0)] * len(ones)))
+                view, idx, AffineMap(len(idx), 0, tuple(exprs)), ones, buf, [j], None, [1]))
+            subscripts.append((buf, [AffineExpr.constant(j)]))
         src = rb.buffer(stage_mem, t, sizes, elt)
         rb.add(hops.units[0], n, IndDataTransferOp(t.source, idx, subscripts, sizes, src,
                                                    [0] * len(sizes), None, sizes))

@@ -12,11 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
-    I64,
     AffineMapAttr,
     AffineSetAttr,
+    DenseArrayBase,
     IndexType,
-    IntegerAttr,
     IntegerType,
     MemRefType,
     VectorType,
@@ -77,8 +76,20 @@ from spyrecode.dialects.syntax import (
 )
 
 
-def _dim_attr(d: int | None) -> IntegerAttr | None:
-    return None if d is None else IntegerAttr(d, i64)
+def _dims_attr(dims: Sequence[int] | None) -> DenseArrayBase | None:
+    return None if dims is None else DenseArrayBase.from_list(i64, list(dims))
+
+
+def dims_of(a: DenseArrayBase | None) -> list[int]:
+    """The direct dimensions the indices replace (`[0]` when the property is absent)."""
+    return [0] if a is None else [int(x) for x in a.get_values()]
+
+
+def verify_dims(name: str, a: DenseArrayBase | None, rank: int) -> None:
+    dims = dims_of(a)
+    if not dims or len(set(dims)) != len(dims) or not all(0 <= d < rank for d in dims):
+        raise VerifyException(f"{name} {dims} must be distinct dimensions of the direct "
+                              f"memref (rank {rank})")
 
 
 # (keyword, memref, map, subscript operands) of one side of an indirect op
@@ -165,8 +176,10 @@ class CompositeIndirectLoadAndStoreOp(TimedOp, LoadsPattern, StoresPattern):
 
     Each indirect side has its map and `*_indirect_time_addr_map`. The coordinate rule (this
     project's, dataflow-ir.md §3): the integer read from the index memref replaces dimension
-    `indirect_src_dim` (`indirect_dst_dim`; 0 when absent) of the direct coordinate; an index
-    outside that dimension of the direct memref is a run-time error. Builder:
+    `indirect_src_dims[0]` (`indirect_dst_dims`; `[0]` when absent) of the direct coordinate,
+    and index j of a longer list, read with the indirect coordinate's last subscript advanced
+    by j, replaces dimension `indirect_src_dims[j]`; an index outside its dimension of the
+    direct memref is a run-time error. Builder:
     `CompositeIndirectLoadAndStoreOp(direct_src, direct_dst, load_set, load_order, store_set,
     store_order, time, load_direct_time_addr_map, store_direct_time_addr_map, vector_type,
     indirect_src=None, indirect_dst=None, load_indirect_time_addr_map=None,
@@ -190,8 +203,8 @@ class CompositeIndirectLoadAndStoreOp(TimedOp, LoadsPattern, StoresPattern):
     load_direct_time_addr_map = prop_def(AffineMapAttr)
     store_indirect_time_addr_map = opt_prop_def(AffineMapAttr)
     store_direct_time_addr_map = prop_def(AffineMapAttr)
-    indirect_src_dim = opt_prop_def(IntegerAttr[I64])
-    indirect_dst_dim = opt_prop_def(IntegerAttr[I64])
+    indirect_src_dims = opt_prop_def(DenseArrayBase.constr(i64))
+    indirect_dst_dims = opt_prop_def(DenseArrayBase.constr(i64))
     irdl_options = OPTIONS
     assembly_format = (
         " ".join(access(f"{k}_memref", f"{k}_map_indices", f"{k}_map", k,
@@ -209,8 +222,8 @@ class CompositeIndirectLoadAndStoreOp(TimedOp, LoadsPattern, StoresPattern):
                  load_indirect_time_addr_map: AffineMap | None = None,
                  store_indirect_time_addr_map: AffineMap | None = None,
                  body: Block | None = None, multicast_info: SSAValue | None = None,
-                 dbg_name: str | None = None, indirect_src_dim: int | None = None,
-                 indirect_dst_dim: int | None = None):
+                 dbg_name: str | None = None, indirect_src_dims: Sequence[int] | None = None,
+                 indirect_dst_dims: Sequence[int] | None = None):
         sides = (indirect_src, direct_src, indirect_dst, direct_dst)
         super().__init__(
             operands=[*[[a.memref] if a else [] for a in sides],
@@ -226,15 +239,14 @@ class CompositeIndirectLoadAndStoreOp(TimedOp, LoadsPattern, StoresPattern):
                              load_direct_time_addr_map=load_direct_time_addr_map,
                              store_indirect_time_addr_map=store_indirect_time_addr_map,
                              store_direct_time_addr_map=store_direct_time_addr_map),
-                "indirect_src_dim": _dim_attr(indirect_src_dim),
-                "indirect_dst_dim": _dim_attr(indirect_dst_dim),
+                "indirect_src_dims": _dims_attr(indirect_src_dims),
+                "indirect_dst_dims": _dims_attr(indirect_dst_dims),
                 "dbgName": str_attr(dbg_name)}))
         close_body(self)
 
-    def indirect_dim(self, side: str) -> int:
-        """The direct dimension the index of `side` ("src" or "dst") replaces."""
-        a = getattr(self, f"indirect_{side}_dim")
-        return 0 if a is None else a.value.data
+    def indirect_dims(self, side: str) -> list[int]:
+        """The direct dimensions the indices of `side` ("src" or "dst") replace."""
+        return dims_of(getattr(self, f"indirect_{side}_dims"))
 
     def sides(self) -> list[Side]:
         return [(k, getattr(self, f"{k}_memref"), getattr(self, f"{k}_map"),
@@ -262,13 +274,11 @@ class CompositeIndirectLoadAndStoreOp(TimedOp, LoadsPattern, StoresPattern):
             ("store_indirect_time_addr_map", self.store_indirect_time_addr_map,
              ranks.get("indirect_dst", 0))])
         for side in ("src", "dst"):
-            a = getattr(self, f"indirect_{side}_dim")
-            rank = ranks[f"direct_{side}"]
+            a = getattr(self, f"indirect_{side}_dims")
             if a is not None and f"indirect_{side}" not in ranks:
-                raise VerifyException(f"indirect_{side}_dim without an indirect_{side} memref")
-            if not 0 <= self.indirect_dim(side) < rank:
-                raise VerifyException(f"indirect_{side}_dim {self.indirect_dim(side)} is not "
-                                      f"a dimension of the direct memref (rank {rank})")
+                raise VerifyException(f"indirect_{side}_dims without an indirect_{side} "
+                                      "memref")
+            verify_dims(f"indirect_{side}_dims", a, ranks[f"direct_{side}"])
         iv = loaded_vector(self.body)
         verify_lanes("load", nload, iv.type, self.direct_src_memref)
         verify_lanes("store", nstore, stored_vector(self.body, iv), self.direct_dst_memref)
@@ -345,13 +355,14 @@ class CompositeIndirectStoreOp(IndirectPair, TimedOp, StoresPattern):
 @irdl_op_definition
 class IndirectVectorLoadOp(IndirectPair, LoadsPattern):
     """`%v = agen.indirect_vector_load indirect:%i[...] direct:%d[...] (multicast_info = %m)?
-    {load_order, load_set} : Ti, Td, Tv`: the integer read from `%i` replaces dimension
-    `indirect_dim` (0 when absent) of the direct coordinate. Builder: `IndirectVectorLoadOp(indirect, direct,
+    {load_order, load_set} : Ti, Td, Tv`: the integers read from `%i` replace dimensions
+    `indirect_dims` (`[0]` when absent) of the direct coordinate, as in
+    `composite_indirect_load_and_store`. Builder: `IndirectVectorLoadOp(indirect, direct,
     load_set, load_order, vector_type, multicast_info=None)`."""
 
     name = "agen.indirect_vector_load"
     result = result_def(VectorLike)
-    indirect_dim = opt_prop_def(IntegerAttr[I64])
+    indirect_dims = opt_prop_def(DenseArrayBase.constr(i64))
     traits = traits_def(*MEMORY_EFFECTS)
     irdl_options = OPTIONS
     assembly_format = (f"{PAIR} attr-dict `:` type($indirect_memref) `,` type($direct_memref) "
@@ -361,24 +372,22 @@ class IndirectVectorLoadOp(IndirectPair, LoadsPattern):
     def __init__(self, indirect: Access, direct: Access, load_set: AffineSet,
                  load_order: AffineMap, vector_type: Attribute,
                  multicast_info: SSAValue | None = None, dbg_name: str | None = None,
-                 indirect_dim: int | None = None):
+                 indirect_dims: Sequence[int] | None = None):
         super().__init__(operands=pair_operands(indirect, direct, multicast_info),
                          result_types=[vector_type],
                          properties=props({**pair_props(indirect, direct, dbg_name),
                                            **pattern("load", load_set, load_order),
-                                           "indirect_dim": _dim_attr(indirect_dim)}))
+                                           "indirect_dims": _dims_attr(indirect_dims)}))
 
     @property
-    def replaced_dim(self) -> int:
-        """The direct dimension the index replaces (`indirect_dim`, 0 when absent)."""
-        return 0 if self.indirect_dim is None else self.indirect_dim.value.data
+    def replaced_dims(self) -> list[int]:
+        """The direct dimensions the indices replace."""
+        return dims_of(self.indirect_dims)
 
     def verify_(self) -> None:
         rank = self.verify_pair()
         n = verify_pattern("direct", rank, "load", self.load_set, self.load_order)
-        if not 0 <= self.replaced_dim < rank:
-            raise VerifyException(f"indirect_dim {self.replaced_dim} is not a dimension of "
-                                  f"the direct memref (rank {rank})")
+        verify_dims("indirect_dims", self.indirect_dims, rank)
         verify_lanes("load", n, self.result.type, self.direct_memref)
 
 

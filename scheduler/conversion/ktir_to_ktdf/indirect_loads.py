@@ -138,10 +138,6 @@ def indirect_transfer(acc: Access, follows: list[Follow], ivs: list[SSAValue],
         sizes.append(vec[f.dim] if f is not None and f.dim is not None else 1)
         if f is not None and f.dim is not None:
             order.append(f.dim)
-    if len(tile.indirect_memrefs) > 1:
-        raise op_error(op, f"an indirect access tile with {len(tile.indirect_memrefs)} "
-                           f"indirect subscripts: {_NOT_YET} (one: the indirect DMA reads one "
-                           "index memref)")
     if order != sorted(set(order)) or math.prod(sizes) != math.prod(read_shape):
         raise op_error(op, f"an indirect tile whose box does not deliver the vector's lanes "
                            f"in order (vector {shape}): {_NOT_YET}")

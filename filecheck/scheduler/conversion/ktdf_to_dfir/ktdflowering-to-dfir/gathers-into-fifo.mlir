@@ -1,7 +1,7 @@
 // RUN: ktir-opt %s -p ktdflowering-to-dfir | filecheck %s
 
 /// On stream_device the VLU gathers straight into the VPU's FIFO: the gather becomes an
-/// `agen.indirect_vector_load` reading the index from the index view in HBM (`indirect_dim`
+/// `agen.indirect_vector_load` reading the index from the index view in HBM (`indirect_dims`
 /// names the direct dimension the index replaces, 0 in the map) and a `dataflow.send` to the
 /// VPU.
 
@@ -12,7 +12,7 @@
 // CHECK:           %[[I:.*]] = dataflow.get_logical_memory_view %{{.*}} : index, index, memref<4xi32>
 // CHECK:           scf.for %[[V0:[^ ]*]] =
 // CHECK:               %[[V1:.*]] = arith.addi
-// CHECK-NEXT:          %[[X:.*]] = agen.indirect_vector_load indirect:%[[I]][%[[V0]]] direct:%[[T]][0, %[[V1]]] {indirect_dim = 0 : i64, {{.*}}} : memref<4xi32>, memref<8x64xf16>, vector<32xf16>
+// CHECK-NEXT:          %[[X:.*]] = agen.indirect_vector_load indirect:%[[I]][%[[V0]]] direct:%[[T]][0, %[[V1]]] {indirect_dims = array<i64: 0>, {{.*}}} : memref<4xi32>, memref<8x64xf16>, vector<32xf16>
 // CHECK-NEXT:          dataflow.send %[[VPU]], %[[X]] : vector<32xf16>
 // CHECK-NOT:       ktdf.ind_data_transfer
 

@@ -3,7 +3,7 @@
 /// In the MNILU's program the index staging is a plain asynchronous DMA into the one-element
 /// L1 buffer, and the gather an asynchronous `agen.composite_indirect_load_and_store`: the
 /// index buffer is its `indirect_src`, the indirect dimension of the direct source coordinate
-/// is 0 and named by `indirect_src_dim` (the index read at run time replaces it), the rest
+/// is 0 and named by `indirect_src_dims` (the index read at run time replaces it), the rest
 /// as the direct DMA.
 
 // CHECK-LABEL: func.func @local_schedule_0(
@@ -20,7 +20,7 @@
 // CHECK-NEXT:          } : memref<4xi32>, memref<1xi32>
 // CHECK-NEXT:          agen.composite_indirect_load_and_store indirect_src:%[[IDX]][0] direct_src:%[[T]][0, %[[V1]]] direct_dst:%[[BUF]][0, 0]
 // CHECK-NEXT:           time_symbols(), load_iv(%{{.*}}:vector<64xf16>)
-// CHECK-NEXT:           {indirect_src_dim = 0 : i64, {{.*}}load_indirect_time_addr_map = affine_map<(d0) -> (0)>, {{.*}}time_set = affine_set<(d0) : (d0 == 0)>}
+// CHECK-NEXT:           {indirect_src_dims = array<i64: 0>, {{.*}}load_indirect_time_addr_map = affine_map<(d0) -> (0)>, {{.*}}time_set = affine_set<(d0) : (d0 == 0)>}
 // CHECK-NEXT:          {
 // CHECK-NEXT:            agen.yield
 // CHECK-NEXT:          } : memref<1xi32>, memref<8x64xf16>, memref<1x64xf16>

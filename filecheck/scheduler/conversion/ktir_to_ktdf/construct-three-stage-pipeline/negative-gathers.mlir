@@ -26,30 +26,3 @@ builtin.module {
     }
   }
 }
-
-// -----
-
-// Two indirect subscripts, each one index per vector: the indirect DMA reads one index
-// memref.
-// CHECK: error: {{.*}}'ktdp.load' op an indirect access tile with 2 indirect subscripts: not supported by the scheduler yet (one: the indirect DMA reads one index memref)
-#table = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 3 >= 0, d2 >= 0, -d2 + 63 >= 0)>
-#ids = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>
-#out = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
-#id = affine_map<(d0, d1) -> (d0, d1)>
-builtin.module {
-  ktdf_arch.device @sample_device import("sample_device.mlir")
-  builtin.module @local_schedule_0 {
-    func.func @negative_two_indices(%T: index, %I: index, %J: index, %O: index) attributes {grid = [1]} {
-      %c0 = arith.constant 0 : index
-      %Tv = ktdp.construct_memory_view %T, sizes: [4, 4, 64], strides: [256, 64, 1] {coordinate_set = #table, memory_space = #ktdp.memory_space<global>} : memref<4x4x64xf16>
-      %Iv = ktdp.construct_memory_view %I, sizes: [4], strides: [1] {coordinate_set = #ids, memory_space = #ktdp.memory_space<global>} : memref<4xi32>
-      %Jv = ktdp.construct_memory_view %J, sizes: [4], strides: [1] {coordinate_set = #ids, memory_space = #ktdp.memory_space<global>} : memref<4xi32>
-      %Ov = ktdp.construct_memory_view %O, sizes: [4, 64], strides: [64, 1] {coordinate_set = #out, memory_space = #ktdp.memory_space<global>} : memref<4x64xf16>
-      %g = ktdp.construct_indirect_access_tile intermediate_variables(%i, %d) %Tv[ind(%Iv[%i]), ind(%Jv[%i]), (%d)] {variables_space_order = #id, variables_space_set = #out} : memref<4x4x64xf16>, memref<4xi32>, memref<4xi32> -> !ktdp.access_tile<4x64xindex>
-      %rows = ktdp.load %g : !ktdp.access_tile<4x64xindex> -> tensor<4x64xf16>
-      %ot = ktdp.construct_access_tile %Ov[%c0, %c0] {access_tile_order = #id, access_tile_set = #out} : memref<4x64xf16> -> !ktdp.access_tile<4x64xindex>
-      ktdp.store %rows, %ot : tensor<4x64xf16>, !ktdp.access_tile<4x64xindex>
-      func.return
-    }
-  }
-}
