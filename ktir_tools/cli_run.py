@@ -121,10 +121,9 @@ def run(
     sizes), reductions and normalisations (softmax, rmsnorm: compare with --rtol where the
     reduction order rounds differently), views of a given tile's scratchpad (`ct_id`, read
     over the ring) and distributed views at constant coordinates (each piece read from its
-    owner), gathers through indirect access tiles with one index per vector (paged_gather,
-    gather_add). Not yet: matmul, inter-tile communication (tile futures), scatters and
-    per-element gathers; what the compiler cannot run stops with a diagnostic naming the op
-    and the reason.
+    owner), gathers through indirect access tiles (paged_gather, gather_add; one index per
+    transfer). Not yet: matmul, inter-tile communication (tile futures) and scatters; what
+    the compiler cannot run stops with a diagnostic naming the op and the reason.
 
     Scratchpad inputs: a constant-address scratchpad view is a fixed buffer, seeded (or
     given with --inputs by the view's name) in the scratchpad of its tile on both sides;
