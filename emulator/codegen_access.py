@@ -190,6 +190,8 @@ def _vector_load(g: Gen, op: Operation) -> None:
     pc = plan(g, op.mem_ref, acc)  # type: ignore[attr-defined]
     r = g.define(op.results[0])
     load(g, op, op.mem_ref, comps, pc, r, "w" + r[1:])  # type: ignore[attr-defined]
+    if op.repeats > 1:  # type: ignore[attr-defined]  # the load unit's splat
+        g.emit(f"{r} = np.repeat({r}, {op.repeats})")  # type: ignore[attr-defined]
 
 
 @handles("agen.vector_store")

@@ -102,12 +102,17 @@ def run(
         help="Stop a loop whose body does no timed work (no transfer, vector op or signal) "
         "after this many iterations.", min=1)] = DEFAULT_LOOP_LIMIT,
     disable: Annotated[list[str] | None, typer.Option(
-        help="Skip a pass of the pipeline by name (an optimisation: stage-coarsening, "
-        "sink-host-loops, double-buffering). Repeatable.")] = None,
+        help="Skip a pass of the pipeline by name (an optimisation: "
+        "scalar-broadcast-legalization, stage-coarsening, sink-host-loops, broadcast-promotion, "
+        "double-buffering, parallelize-loops-across-instances). Repeatable.")] = None,
     opt_level: Annotated[int, typer.Option(
         "-O", help="Optimisation level: -O0 disables every optimisation pass (the naive "
         "schedule: one vector per transfer), -O1 (default) runs them.", min=0,
         max=1)] = 1,
+    schedule_report: Annotated[bool, typer.Option(
+        "--schedule-report", help="Print, per compute group, what the scheduler chose "
+        "(stages, what each transfer moves, buffers, copies, instances) and its predicted "
+        "cycles beside the emulated ones (--json: key 'schedule').")] = False,
     json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
 ) -> None:
@@ -120,9 +125,12 @@ def run(
     What runs today: element-wise kernels (with masked / partial tiles, loops, dynamic
     sizes), reductions and normalisations (softmax, rmsnorm: compare with --rtol where the
     reduction order rounds differently), views of a given tile's scratchpad (`ct_id`, read
-    over the ring) and distributed views at constant coordinates (each piece read from its
-    owner), gathers through indirect access tiles (paged_gather, gather_add; one index per
-    transfer). Not yet: matmul, inter-tile communication (tile futures) and scatters; what
+    over the ring), distributed views at constant coordinates (each piece read from its
+    owner) or whose pieces are one view, inter-tile communication (tile futures: partials
+    exchanged through scratchpad slots over the ring, or a device-memory workspace placed
+    after the buffers on devices without one, folded in ascending producer id as the
+    interpreter does), branches on the tile id and gathers through indirect access tiles
+    (paged_gather, gather_add; one index per transfer). Not yet: matmul and scatters; what
     the compiler cannot run stops with a diagnostic naming the op and the reason.
 
     Scratchpad inputs: a constant-address scratchpad view is a fixed buffer, seeded (or
@@ -163,6 +171,7 @@ def run(
                                loop_limit=loop_limit,
                                dump_programs=dump_programs,
                                disable=disabled_passes(disable or (), opt_level),
+                               schedule_report=schedule_report,
                                on_step=progress.start,
                                after_step=lambda name, module, s: progress.done(s))
     except EmulationError as e:
@@ -179,6 +188,11 @@ def run(
     else:
         for line in _describe(report):
             typer.echo(line)
+        if report.schedule is not None:
+            from scheduler.analysis.schedule_model import format_report
+
+            for line in format_report(report.schedule, report.group_cycles()):
+                typer.echo("  " + line)
         if trace is not None:
             typer.echo(f"  trace      {trace}")
         typer.echo("PASS" if report.match else "FAIL")

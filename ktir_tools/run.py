@@ -54,6 +54,15 @@ class RunReport:
     atol: float = 0.0
     work: Any = None  # arch_descriptions.model.Work: what the bound charges (ktir_tools/work.py)
     notes: list[str] = field(default_factory=list)  # runtime_args given no value (stderr)
+    schedule: list[Any] | None = None  # scheduler.analysis.schedule_model.Group, when asked
+
+    def group_cycles(self) -> dict[str, int]:
+        """Emulated cycles per compute group (summed over its launches)."""
+        out: dict[str, int] = {}
+        for name, first, last in self.emulation.launch_spans:
+            group = name.removesuffix("_body")
+            out[group] = out.get(group, 0) + last - first
+        return out
 
     @property
     def match(self) -> bool:
@@ -85,7 +94,23 @@ class RunReport:
             "bytes_per_memory": {k: n for k, (n, _) in em.memory_ports.items()},
             "warnings": list(em.warnings),
             "notes": list(self.notes),
+            **({"schedule": self.schedule_json()} if self.schedule is not None else {}),
         }
+
+    def schedule_json(self) -> list[dict[str, Any]]:
+        got = self.group_cycles()
+        return [{"group": g.name, "tiles": g.tiles, "predicted_cycles": round(g.predicted),
+                 "emulated_cycles": got.get(g.name),
+                 "pipelines": [{"instances": p.instances, "buffer_copies": p.copies,
+                                "predicted_cycles": round(p.predicted),
+                                "stages": [{"unit": s.unit, "cycles": round(s.cycles),
+                                            "moves": s.moves, "ops": s.ops}
+                                           for s in p.stages],
+                                "buffers": [{"name": b.name, "memory": b.memory,
+                                             "shape": list(b.shape), "element": b.element,
+                                             "bytes": b.bytes} for b in p.buffers]}
+                               for p in g.pipelines]}
+                for g in self.schedule or ()]
 
 
 def compare(name: str, got: np.ndarray, want: np.ndarray, rtol: float = 0.0,
@@ -288,13 +313,15 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
                   function: str | None = None, rtol: float = 0.0, atol: float = 0.0,
                   trace: bool = False, cycle_limit: int = 10**9,
                   loop_limit: int = DEFAULT_LOOP_LIMIT, dump_programs=None,
-                  on_step=None, after_step=None, disable: Sequence[str] = ()) -> RunReport:
+                  on_step=None, after_step=None, disable: Sequence[str] = (),
+                  schedule_report: bool = False) -> RunReport:
     """Compile `kernel` for `device`, emulate it, compare with the reference interpreter.
     Raises `KtirDiagnostic` (compile) or `emulator.EmulationError` (execution).
 
     `dump_programs` (default $KTIR_DUMP_PROGRAMS): a folder for the DataflowIR
     (`<kernel>.dfir.mlir`) and the Python the emulator generates from it. `disable`: passes
-    of the pipeline to skip, by name (`ktir compile --disable`)."""
+    of the pipeline to skip, by name (`ktir compile --disable`). `schedule_report`: describe
+    the schedule at the post_scheduling checkpoint (`RunReport.schedule`)."""
     from emulator import emulate
     from emulator.sources import dump_dir
     from ktir.context import load_module
@@ -307,9 +334,17 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
 
     source = load_module(kernel)
     t0 = time.perf_counter()
+    at_checkpoint: list[Any] = []
+
+    def after(name: str, module, seconds: float) -> None:
+        if schedule_report and name == "post_scheduling":
+            at_checkpoint.append(module.clone())
+        if after_step is not None:
+            after_step(name, module, seconds)
+
     compiled = compile_module(source.clone(), device, args=compile_time_args(source, args,
                                                                              function),
-                              disable=disable, on_step=on_step, after_step=after_step)
+                              disable=disable, on_step=on_step, after_step=after)
     dev = compiled.device
     check_compiled(compiled.module, dev)
     t1 = time.perf_counter()
@@ -321,6 +356,9 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
     check_fits(source, ref, dev)
     argv, init = launch_args(ref.specs, ref.inputs, mem, ref.fixed,
                              dev.memory_for_space("ct_local"), int(np.prod(ref.grid)))
+    workspace = workspace_range(compiled.module, ref.kernel, len(ref.device_bytes))
+    if workspace is not None:  # the exchange's device-memory slots, after every buffer
+        argv.append(workspace[2])
     program = compiled.module
     if (dump := dump_dir(dump_programs)) is not None:
         program = located_copy(program, dump / f"{Path(kernel).stem}.dfir.mlir")
@@ -331,6 +369,10 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
     report = RunReport(ref.kernel, dev.name, int(np.prod(ref.grid)), t1 - t0, t2 - t1, t3 - t2,
                        sum(1 for o in compiled.module.walk() if isinstance(o, ProgramUnitOp)),
                        em, rtol=rtol, atol=atol, work=work, notes=default_notes(ref.specs))
+    if at_checkpoint:
+        from scheduler.analysis.schedule_model import describe
+
+        report.schedule = describe(at_checkpoint[0], dev)
     checked: list[tuple[int, int]] = []
     for name, want in ref.outputs.items():
         spec = ref.buffer(name)
@@ -349,5 +391,33 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
         report.outputs[name] = got
         report.checks.append(compare(name, got, want, rtol, atol))
         checked.append((start * et.itemsize, (start + spec.count) * et.itemsize))
+    if workspace is not None:  # the compiler's own scratch space: neither side's output
+        checked.append(workspace[:2])
     report.checks.append(compare_rest(em.machine.memory(mem).buf, ref.device_bytes, checked))
     return report
+
+
+def workspace_range(module, kernel: str, used_bytes: int) -> tuple[int, int, int] | None:
+    """(first byte, end byte, element address) of the device-memory workspace the compiled
+    `kernel` asks for with its last argument (`ktdf.workspace = {bytes, element_bytes}`,
+    inter-tile-exchange on a device whose cores share only device memory), placed on a stick
+    boundary after the `used_bytes` the kernel's buffers take; None when it asks for none."""
+    from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr
+    from xdsl.dialects.func import FuncOp
+
+    from scheduler.transforms.inter_tile_exchange import STICK_BYTES, WORKSPACE_ATTR
+
+    for fn in module.walk():
+        if not isinstance(fn, FuncOp) or fn.sym_name.data != kernel or fn.is_declaration:
+            continue
+        if fn.arg_attrs is None or not fn.arg_attrs.data:
+            return None
+        got = fn.arg_attrs.data[-1].data.get(WORKSPACE_ATTR)
+        if not isinstance(got, DictionaryAttr):
+            return None
+        size, eb = (got.data[k] for k in ("bytes", "element_bytes"))
+        assert isinstance(size, IntegerAttr)
+        assert isinstance(eb, IntegerAttr)
+        start = -(-max(used_bytes, 1) // STICK_BYTES) * STICK_BYTES
+        return start, start + size.value.data, start // eb.value.data
+    return None

@@ -31,6 +31,8 @@ FRONTEND: tuple[Step, ...] = (
     "normalize-view-origins",
     "normalize-tile-loops",
     "unroll-carried-loops",
+    "inter-tile-exchange",
+    "single-tile-branches",
     "split-distributed-views",
     "ktir-legality-check",
     "compute-group-extraction",
@@ -43,11 +45,14 @@ FRONTEND: tuple[Step, ...] = (
 SCHEDULING: tuple[Step, ...] = (
     Checkpoint.PRE_SCHEDULING,
     "path-expansion",
+    "scalar-broadcast-legalization",
     "normalize-scf-for-loops",
     "stage-coarsening",
     "reduction-loop-exposure",
     "sink-host-loops",
+    "broadcast-promotion",
     "double-buffering",
+    "parallelize-loops-across-instances",
     "affine-min-canonicalization",
     "subsume-linearize-index",
     Checkpoint.POST_SCHEDULING,
@@ -67,9 +72,12 @@ BACKEND: tuple[Step, ...] = (
 # The optimisation passes: each one is left out by `--disable NAME`, all of them by `-O0`
 # (the naive schedule: one vector per transfer behind a handshake, one buffer per stream).
 OPTIMISATIONS: tuple[str, ...] = (
+    "scalar-broadcast-legalization",
     "stage-coarsening",
     "sink-host-loops",
+    "broadcast-promotion",
     "double-buffering",
+    "parallelize-loops-across-instances",
 )
 
 GROUPS: dict[str, tuple[Step, ...]] = {

@@ -39,6 +39,7 @@ from xdsl.traits import IsTerminator
 from xdsl.transforms.dead_code_elimination import LiveSet, would_be_trivially_dead
 
 from scheduler.analysis.index_exprs import index_constant
+from scheduler.analysis.slices import backward_slice
 
 
 def replace_keeping_names(rewriter: PatternRewriter, op: Operation,
@@ -144,3 +145,39 @@ def count_iterations(loop: scf.ForOp, count: int, rewriter: PatternRewriter,
     for i, c in enumerate(consts):
         loop.operands[i] = c.result
     rewriter.notify_op_modified(loop)
+
+
+def clone_slice(roots: Sequence[Operation], rewriter: PatternRewriter, at: InsertPoint,
+                mapper: dict[SSAValue, SSAValue],
+                substitute: Callable[[Operation], Operation | None] = lambda o: None,
+                ) -> None:
+    """Clone, in program order at `at`, every op the `roots` depend on (their backward slice,
+    the roots excluded; an op nested in another of the slice comes with it), recording the
+    new values in `mapper`. `substitute` may build an op to insert instead of the clone of
+    one (same results); the rest are cloned through `mapper`. A fresh computation of the
+    roots' operands: stores of the clones share no load with the originals' other users."""
+    nested = {o for r in roots for o in r.walk()}
+    inside = backward_slice(roots) - nested
+    top = roots[0]
+    while top.parent_op() is not None:
+        top = top.parent_op()  # type: ignore[assignment]
+    for o in [o for o in top.walk() if o in inside]:
+        if any(a in inside for a in _ancestors(o)):
+            continue
+        new = substitute(o)
+        if new is None:
+            new = o.clone(mapper)
+        for old, res in zip(o.results, new.results, strict=True):
+            mapper[old] = res
+            if old.name_hint and not res.name_hint:
+                res.name_hint = old.name_hint
+        rewriter.insert(new, at)
+
+
+def _ancestors(op: Operation) -> list[Operation]:
+    out = []
+    p = op.parent_op()
+    while p is not None:
+        out.append(p)
+        p = p.parent_op()
+    return out

@@ -14,7 +14,11 @@ ordinary view), the other loads and the store on the matching sub-box of their o
 becomes three stores: rows 0..95 read from %hbm, rows 96..127 from %lx0 (core 0's
 scratchpad), rows 128..191 from %lx1, each into the matching rows of %b_tile's view. Each piece
 is then one transfer routed from its own memory (path-expansion: device memory over the DMA,
-another core's scratchpad over the ring). Refused, with the reason: a distributed tile at
+another core's scratchpad over the ring). Pieces that are one view in disguise (the same memory and strides, one address for each
+coordinate, boxes that tile the coordinates: a row-major tensor cut in column halves at %X
+and %X + 2048) first become that one memory view (MergeOneLayoutPieces), so loads through
+them, even two in one computation at tile-dependent coordinates, are ordinary loads.
+Refused, with the reason: a distributed tile at
 coordinates that are not constants, two distributed loads in one computation, pieces whose
 sets are not boxes, a tile the pieces do not cover, and values that are not element-wise.
 """
@@ -22,7 +26,7 @@ sets are not boxes, a tile the pieces do not cover, and values that are not elem
 from __future__ import annotations
 
 from xdsl.context import Context
-from xdsl.dialects import func
+from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
     AffineSetAttr,
     ModuleOp,
@@ -43,8 +47,10 @@ from xdsl.rewriter import InsertPoint
 from ktir import affine
 from ktir.diagnostics import op_error
 from ktir.dialects import ktdp
+from ktir.dialects.ktdp_types import int_list
+from scheduler.analysis.index_exprs import index_constant as const_int_op
 from scheduler.dialects.ktdf_types import const_int
-from scheduler.rewriting import apply_patterns, dead_code
+from scheduler.rewriting import apply_patterns, dead_code, replace_keeping_names
 
 Box = list[tuple[int, int]]
 
@@ -232,6 +238,101 @@ class _Split:
         self.rewriter.erase(self.store)
 
 
+def _offset_terms(v: SSAValue) -> tuple[SSAValue | None, int]:
+    """`v` as (root, constant): constants fold, `addi`/`subi` of a constant peel off."""
+    c = const_int(v)
+    if c is not None:
+        return None, c
+    op = v.owner
+    if isinstance(op, arith.AddiOp | arith.SubiOp):
+        k = const_int(op.rhs)
+        if k is not None:
+            root, c = _offset_terms(op.lhs)
+            return root, c + (k if isinstance(op, arith.AddiOp) else -k)
+        k = const_int(op.lhs)
+        if k is not None and isinstance(op, arith.AddiOp):
+            root, c = _offset_terms(op.rhs)
+            return root, c + k
+    return v, 0
+
+
+def one_layout(dist: ktdp.ConstructDistributedMemoryViewOp) -> tuple[
+        ktdp.ConstructMemoryViewOp, int] | None:
+    """(the first piece, the constant to add to its offset) when the pieces are one view:
+    the same memory and strides, the same address for each coordinate (offset minus the
+    piece's first coordinate times the strides), and boxes of constants that tile the
+    distributed view's coordinates exactly. None otherwise."""
+    views = [p.owner for p in dist.parts]
+    if not all(isinstance(v, ktdp.ConstructMemoryViewOp) for v in views):
+        return None
+    shape = list(dist.result.type.get_shape())  # type: ignore[union-attr]
+    first = views[0]
+    assert isinstance(first, ktdp.ConstructMemoryViewOp)
+    strides = int_list(first.static_strides)
+    bases: set[tuple[SSAValue | None, int]] = set()
+    volume = 0
+    boxes: list[Box] = []
+    for v in views:
+        assert isinstance(v, ktdp.ConstructMemoryViewOp)
+        cset = v.coordinate_set.data
+        if (v.memory_space != first.memory_space or v.sizes or v.strides
+                or int_list(v.static_strides) != strides or cset.num_symbols
+                or not affine.is_box(cset)):
+            return None
+        b = affine.box(cset)
+        if any(lo < 0 or hi >= e for (lo, hi), e in zip(b, shape)):
+            return None
+        for o in boxes:
+            if all(max(a, c) <= min(bb, e) for (a, bb), (c, e) in zip(o, b)):
+                return None
+        boxes.append(b)
+        n = 1
+        for lo, hi in b:
+            n *= hi - lo + 1
+        volume += n
+        root, c = _offset_terms(v.offset)
+        bases.add((root, c - sum(lo * st for (lo, _), st in zip(b, strides))))
+    total = 1
+    for e in shape:
+        total *= e
+    if len(bases) != 1 or volume != total:
+        return None
+    ((_, base),) = bases
+    _, c0 = _offset_terms(first.offset)
+    return first, base - c0
+
+
+class MergeOneLayoutPieces(RewritePattern):
+    """A distributed view whose pieces share one address function and tile its coordinates
+    (`X` split in column halves at `X` and `X + 2048`, strides [4096, 1]) is that one memory
+    view: the first piece's memory and strides over the whole coordinate box, its offset moved
+    back to coordinate 0. Loads through it are ordinary loads (several in one computation)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ktdp.ConstructDistributedMemoryViewOp,
+                          rewriter: PatternRewriter) -> None:
+        got = one_layout(op)
+        if got is None:
+            return
+        first, shift = got
+        shape = list(op.result.type.get_shape())  # type: ignore[union-attr]
+        offset = first.offset
+        new_ops: list[Operation] = []
+        if shift:
+            k = const_int_op(shift)
+            add = arith.AddiOp(offset, k.results[0])
+            new_ops += [k, add]
+            offset = add.result
+        view = ktdp.ConstructMemoryViewOp(offset, shape, int_list(first.static_strides),
+                                          op.result.type,  # type: ignore[arg-type]
+                                          first.memory_space, box_set(shape))
+        view.location = op.location
+        if op.result.name_hint:
+            view.result.name_hint = op.result.name_hint
+        new_ops.append(view)
+        replace_keeping_names(rewriter, op, new_ops)
+
+
 class SplitDistributedStore(RewritePattern):
     """A store computed from a load through a distributed view becomes one store per piece
     the tile meets (see the module docstring); other stores do not match."""
@@ -244,9 +345,6 @@ class SplitDistributedStore(RewritePattern):
             return
         s.check()
         s.rewrite()
-        self.split = True
-
-    split = False
 
 
 class SplitDistributedViewsPass(ModulePass):
@@ -257,9 +355,7 @@ class SplitDistributedViewsPass(ModulePass):
     name = "split-distributed-views"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        pattern = SplitDistributedStore()
-        apply_patterns(op, [pattern])
-        if not pattern.split:
+        if not apply_patterns(op, [MergeOneLayoutPieces(), SplitDistributedStore()]):
             return
         for f in op.walk():
             if isinstance(f, func.FuncOp) and not f.is_declaration:

@@ -36,7 +36,8 @@ Left naive (the pass does not apply, the schedule stays the vector-per-transfer 
 pipelines with a reduction (a generic with a reduction iterator: reduction_pipeline.py and
 reduction-loop-exposure shape those: they already move a whole row per DMA and stream its
 vectors from the scratchpad; sink-host-loops and double-buffering overlap their rows), masked or indirect transfers (masked.py moves them
-element-wise), transfers in a mode (splat, pad), loops in a stage, loops that are not
+element-wise), transfers in a mode (pad; splat into a FIFO, scalar-broadcast-legalization's,
+is coarsened as any FIFO transfer), loops in a stage, loops that are not
 parallel or whose bounds are not constants, nests that are not perfect, a scratchpad buffer
 not filled or drained by exactly one DMA at its origin, a DMA whose subscripts are not
 `base + c * iv` along one dimension per loop with the box as long as c times the loop's
@@ -210,8 +211,9 @@ def _analyse(p: PipelineOp, device) -> _Analysis | None:
             if isinstance(op, linalg.GenericOp) and any(
                     it.data.value != "parallel" for it in op.iterator_types):  # type: ignore
                 return None
-            if isinstance(op, DataTransferOp) and (op.mask is not None
-                                                   or "transfer_mode" in op.attributes):
+            if isinstance(op, DataTransferOp) and (op.mask is not None or (
+                    "transfer_mode" in op.attributes  # a FIFO's splat streams per vector
+                    and not (op.dest_is_fifo and op.transfer_mode == "splat"))):
                 return None
         for t in s.body.block.ops:
             if not isinstance(t, DataTransferOp) or t.source_is_fifo or t.dest_is_fifo:
@@ -506,6 +508,7 @@ def _rewrite(a: _Analysis, c: _Choice, rewriter: PatternRewriter) -> None:
                         new = DataTransferOp(src, [m.get(v, v) for v in op.source_indices],
                                              op.source_map, op.mixed_source_sizes, dst, bidx,
                                              bmap, op.mixed_dest_sizes)
+                    new.attributes |= op.attributes  # a splat into a FIFO stays one
                     inner_body.append(new)
                 else:
                     inner_body.append(op.clone(m))

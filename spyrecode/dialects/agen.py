@@ -112,13 +112,16 @@ from spyrecode.dialects.syntax import (
 class VectorLoadOp(DirectAccess, LoadsPattern, WithDebugName):
     """`%v = agen.vector_load %m[%i, %c0] {load_order = #o, load_set = #s} : memref<4x64xf16>,
     vector<64xf16>`: gather the points B + p, p in load_set, into lanes ordered by
-    load_order(p). Builder: `VectorLoadOp(memref, indices, map, load_set, load_order,
-    vector_type, multicast_info=None)` (map None: identity)."""
+    load_order(p). `{splat = N}` (this project's extension, for a load unit with
+    `simd.splat`: scalar-broadcast-legalization) repeats each gathered lane N times in a row.
+    Builder: `VectorLoadOp(memref, indices, map, load_set, load_order, vector_type,
+    multicast_info=None, splat=None)` (map None: identity)."""
 
     name = "agen.vector_load"
     mem_ref = operand_def(MemRefType)  # re-declared: operands keep upstream's order
     map_operands = var_operand_def(IndexType)
     multicast_info = opt_operand_def(IndexType)
+    splat = opt_prop_def(IntegerAttr[I32])
     result = result_def(VectorLike)
     traits = traits_def(*MEMORY_EFFECTS)
     irdl_options = OPTIONS
@@ -128,17 +131,25 @@ class VectorLoadOp(DirectAccess, LoadsPattern, WithDebugName):
 
     def __init__(self, memref: SSAValue, indices: Sequence[SSAValue], map: AffineMap | None,
                  load_set: AffineSet, load_order: AffineMap, vector_type: Attribute,
-                 multicast_info: SSAValue | None = None, dbg_name: str | None = None):
+                 multicast_info: SSAValue | None = None, dbg_name: str | None = None,
+                 splat: int | None = None):
         super().__init__(
             operands=[memref, indices, opt(multicast_info)], result_types=[vector_type],
             properties=props({"affine_map": Access(memref, indices, map).map_attr(),
                               **pattern("load", load_set, load_order),
-                              "dbgName": str_attr(dbg_name)}))
+                              "dbgName": str_attr(dbg_name), "splat": i32_attr(splat)}))
+
+    @property
+    def repeats(self) -> int:
+        """How often each gathered lane appears in the result (1 without `splat`)."""
+        return 1 if self.splat is None else self.splat.value.data
 
     def verify_(self) -> None:
         n = verify_pattern("loaded", self.verify_direct(), "load", self.load_set,
                            self.load_order)
-        verify_lanes("load", n, self.result.type, self.mem_ref)
+        if self.repeats < 1:
+            raise VerifyException(f"splat must be at least 1, got {self.repeats}")
+        verify_lanes("load", n * self.repeats, self.result.type, self.mem_ref)
 
 
 @irdl_op_definition

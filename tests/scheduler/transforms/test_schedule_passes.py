@@ -75,6 +75,6 @@ def test_reduction_rows_overlap() -> None:
 def test_disabled_passes() -> None:
     assert disabled_passes((), 0) == OPTIMISATIONS
     assert disabled_passes(("double-buffering",), 1) == ("double-buffering",)
-    assert disabled_passes(("stage-coarsening",), 0) == OPTIMISATIONS
+    assert sorted(disabled_passes(("stage-coarsening",), 0)) == sorted(OPTIMISATIONS)
     with pytest.raises(KtirDiagnostic, match="unknown pass 'no-such-pass'"):
         disabled_passes(("no-such-pass",))

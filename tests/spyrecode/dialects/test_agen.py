@@ -22,6 +22,7 @@ from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 from xdsl.utils.exceptions import VerifyException
 
 from ktir.context import parse_module
+from ktir.diagnostics import KtirDiagnostic
 from spyrecode.dialects.agen import (
     CompositeLoadAndStoreOp,
     CompositeLoadOp,
@@ -238,3 +239,23 @@ def test_generated_loads_verify_iff_lanes_match(spec, skew):
     else:
         with pytest.raises(VerifyException, match=f"selects {points} elements"):
             op.verify()
+
+
+def test_vector_load_splat_repeats_each_lane():
+    """`splat = N` (scalar-broadcast-legalization): N lanes per gathered point; it round-trips,
+    and the lane count must be the points times N."""
+    text = """
+    func.func @k(%m: memref<1x1xf16>) {
+      %c0 = arith.constant 0 : index
+      %a = agen.vector_load %m[%c0, %c0] {load_order = affine_map<(d0, d1) -> (d0, d1)>, load_set = affine_set<(d0, d1) : (d0 == 0, d1 == 0)>, splat = 64 : i32} : memref<1x1xf16>, vector<64xf16>
+      return
+    }"""
+    m = parse_module(text)
+    (ld,) = [o for o in m.walk() if isinstance(o, VectorLoadOp)]
+    assert ld.repeats == 64
+    assert "splat = 64 : i32" in str(m)
+    with pytest.raises(KtirDiagnostic, match="load_set selects 32 elements but the vector "
+                                             "has 64 lanes"):
+        parse_module(text.replace("splat = 64", "splat = 32"))
+    with pytest.raises(KtirDiagnostic, match="splat must be at least 1"):
+        parse_module(text.replace("splat = 64", "splat = 0"))

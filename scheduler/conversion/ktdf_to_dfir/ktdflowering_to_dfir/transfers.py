@@ -100,8 +100,19 @@ def _load_and_send(t: DataTransferOp, program: Program, sizes: list[int],
     assert isinstance(slot, FifoSlotType)
     _unmasked(t)
     s = _access(t.source, t.source_indices, t.source_map)
+    repeats = None
+    if t.transfer_mode == "splat":  # each element sent n_dst / n_src times in a row
+        count = slot.num_elements
+        if count is None or count % math.prod(sizes):
+            raise op_error(t, "a splat transfer needs a static FIFO count that is a multiple "
+                              "of its source's")
+        repeats = count // math.prod(sizes)
+        vt = VectorType(vt.element_type, [count])
+    elif t.transfer_mode is not None:
+        raise op_error(t, f'transfer_mode "{t.transfer_mode}" between a memory and a FIFO: '
+                          "not supported by the scheduler yet")
     ld = agen.VectorLoadOp(s.memref, s.indices, s.map, ktdp.box_set(sizes),
-                           AffineMap.identity(len(sizes)), vt)
+                           AffineMap.identity(len(sizes)), vt, splat=repeats)
     return [ld, SendOp(_peer(t, program, slot.dst_kind), ld.result)]
 
 
