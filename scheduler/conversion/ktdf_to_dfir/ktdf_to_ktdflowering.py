@@ -37,7 +37,7 @@ from arch_descriptions.model.device import MAX_TEMPLATE_CORES
 from ktir.diagnostics import op_error
 from ktir.dialects.ktdp import GetComputeTileIdOp, kernel_grid
 from scheduler.analysis.device import device_of
-from scheduler.analysis.index_exprs import index_constant, linear_iteration
+from scheduler.analysis.index_exprs import index_constant, linear_iteration, trip_count
 from scheduler.analysis.units import queried_units, split_key, unit_key
 from scheduler.dialects.ktdf import (
     INSTANCE,
@@ -272,6 +272,70 @@ def _buffers_read(stage: StageOp) -> set[SSAValue]:
     return out
 
 
+def _fed_by(reader: StageOp, key: str) -> bool:
+    """Whether a stage on unit `key` before `reader` in its pipeline writes a buffer of that
+    pipeline's private that `reader` reads (so they handshake every instance)."""
+    p = reader.parent_op()
+    assert isinstance(p, PipelineOp)
+    private = p.private_op
+    own = set(private.res) if private is not None else set()
+    reads = _buffers_read(reader) & own
+    for s in p.stages:
+        if s is reader:
+            return False
+        if len(s.applicable_units) == 1 and stage_key(s) == key \
+                and _buffers_written(s) & reads:
+            return True
+    return False
+
+
+def _sibling_signals(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
+                     units: dict[str, SSAValue], tail: list[list[Operation]],
+                     rewriter: PatternRewriter) -> None:
+    """A buffer defined outside the pipeline (broadcast-promotion's) that one of its stages
+    writes and stages of later pipelines read: the writer posts a one-way signal after its
+    work, and each reader waits for it in its first iteration. The signal counts between
+    two units are shared by all their handshakes, so this holds only for a writer that runs
+    once (no loop of more than one iteration around it): a reader consumes the writer's
+    signals in order, and the writer's comes before every later one of its unit. A writer in
+    a loop would need a back edge the reader's own handshakes with that unit would take.
+
+    No signal when the reader already waits, every iteration, for a stage of the writer's
+    kind in its own pipeline (a DMA that lands another of its buffers): that stage's signal
+    comes after the writer's transfer on the same unit and waits for it (a unit's
+    `sync_send` waits for its outstanding transfers), so the reader's order is implied and
+    the loop's first DMA need not wait for the hoisted one (layernorm: 32 cycles)."""
+    written = [{b for b in _buffers_written(s)
+                if not pipeline.is_ancestor(b.owner)}  # type: ignore[arg-type]
+               for s in pipeline.stages]
+    if not any(written):
+        return
+    mine = _enclosing_loops(pipeline, fn)
+    after = False
+    for op in fn.walk():
+        after |= op is pipeline
+        if not after or not isinstance(op, StageOp) or pipeline.is_ancestor(op) \
+                or len(op.applicable_units) != 1:
+            continue
+        rkind = stage_key(op)
+        loops = [lp for lp in _enclosing_loops(op, fn) if lp not in mine]
+        for i, bufs in enumerate(written):
+            if not bufs & _buffers_read(op) or kinds[i] == rkind or _fed_by(op, kinds[i]):
+                continue
+            if any(trip_count(lp) != 1 for lp in mine):
+                raise op_error(pipeline, "a pipeline inside a loop writes a buffer that a "
+                                         "later pipeline reads: only one that runs once can "
+                                         "be ordered before its readers")
+            pair = [units[kinds[i]], units[rkind]]
+            tail[i].append(_one_way(pair, kinds[i], "send", None, mine, pipeline)[0])
+            recv = _one_way(pair, rkind, "recv", None, loops, op)
+            ops, first = _iteration_test(loops, False)
+            if first is not None:
+                recv = [*ops, scf.IfOp(first, [], Region(Block([*recv, scf.YieldOp()])),
+                                       Region(Block([scf.YieldOp()])))]
+            rewriter.insert(recv, InsertPoint.at_start(op.body.block))
+
+
 def _lower_pipeline(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
                     units: dict[str, SSAValue], rewriter: PatternRewriter) -> None:
     stages = pipeline.stages
@@ -295,6 +359,7 @@ def _lower_pipeline(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
         if loops:  # the next instance must not overwrite what this one still reads
             tail[j] += _guarded_signal(pair, loops, True, kinds[j])
             head[i] = _guarded_signal(pair, loops, False, kinds[i]) + head[i]
+    _sibling_signals(pipeline, fn, kinds, units, tail, rewriter)
     outer_body = Block()
     private = pipeline.private_op
     if private is not None:  # its contents are hoisted into the outer execute_on
