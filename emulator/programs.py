@@ -19,6 +19,7 @@ from xdsl.ir import Operation, SSAValue
 
 import emulator.codegen_access
 import emulator.codegen_control
+import emulator.codegen_indirect
 from emulator.codegen import Codegen, Gen
 from emulator.errors import (
     CycleLimitError,
@@ -33,6 +34,7 @@ from spyrecode.dialects.dataflow import ProgramUnitOp
 
 assert emulator.codegen_access  # imported for their ops' handlers
 assert emulator.codegen_control
+assert emulator.codegen_indirect
 
 
 @dataclass

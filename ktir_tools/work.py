@@ -5,7 +5,8 @@ its grid uses.
 
 The buffers and their sizes come from the reference interpreter's argument plan and the
 buffers its run wrote; whether a buffer is read is seen in the kernel (a `ktdp.load` reaches
-it through its views and tiles). Element operations are counted in the kernel: each
+it through its views and tiles); a table read only through indirect tiles is charged the
+elements its gathers load. Element operations are counted in the kernel: each
 arithmetic op on tensors counts its elements, a `linalg` op the points of its iteration space
 times the arithmetic ops of its body, a matmul M x N x K; data movement (loads, stores,
 copies, broadcasts, fills) counts none, nor does an op whose result is never used or that repeats an earlier one of its
@@ -59,6 +60,9 @@ def kernel_work(fn: FuncOp, specs: Iterable[ArgumentSpec], written: Iterable[str
         memory = device.memory_for_space("global" if spec.memory == "global" else "ct_local")
         nbytes = spec.count * spec.elem.itemsize
         if _is_loaded(fn.args[spec.index]):
+            gathered = _gathered(fn.args[spec.index])
+            if gathered is not None:  # only gathered: what the gathers load, at most all
+                nbytes = min(nbytes, gathered * tiles * spec.elem.itemsize)
             reads[memory] = reads.get(memory, 0) + nbytes
         if spec.name in written:
             writes[memory] = writes.get(memory, 0) + nbytes
@@ -73,6 +77,31 @@ def _is_loaded(arg: SSAValue) -> bool:
     loop-carried copies)."""
     return any(op.name == "ktdp.load" and _reaches_a_sink(op.results[0])
                for op in _forward(arg, stop_at_loads=True))
+
+
+def _gathered(arg: SSAValue) -> int | None:
+    """When every used `ktdp.load` through `arg` reads it as the base of an indirect access
+    tile (a gathered table, not an index view): the elements those loads read per tile. A
+    table is then charged its gathered rows, not all of it (rows gathered twice count twice:
+    what a schedule without reuse of gathered rows moves)."""
+    fwd = _forward(arg, stop_at_loads=True)
+    reached = set(fwd)
+    total = 0
+    for op in fwd:
+        if op.name != "ktdp.load" or not _reaches_a_sink(op.results[0]):
+            continue
+        tile = op.operands[0].owner
+        if not isinstance(tile, Operation) or tile.name != "ktdp.construct_indirect_access_tile":
+            return None
+        base, *index_views = (v.owner for v in tile.operands[:1 + _n_index_views(tile)])
+        if base not in reached or any(v in reached for v in index_views):
+            return None
+        total += _numel(op.results[0].type)  # type: ignore[arg-type]
+    return total
+
+
+def _n_index_views(tile: Operation) -> int:
+    return len(getattr(tile, "indirect_memrefs", ()))
 
 
 def _reaches_a_sink(value: SSAValue) -> bool:

@@ -351,7 +351,9 @@ def _classify(fn: func.FuncOp, ov: dict[str, _Override]) -> set[SSAValue]:
 
 
 def _int_ranges(fn: func.FuncOp, probe: AddressProbe) -> dict[SSAValue, tuple[int, int]]:
-    """For buffers read as indirect subscripts: the coordinate range of what they index."""
+    """For buffers read as indirect subscripts: the coordinate range of what they index,
+    keyed by the pointer argument the index view is built on, or by the index view itself
+    when its address is a constant (a fixed buffer)."""
     out: dict[SSAValue, tuple[int, int]] = {}
     for op in fn.walk():
         if not isinstance(op, ConstructIndirectAccessTileOp):
@@ -376,7 +378,7 @@ def _int_ranges(fn: func.FuncOp, probe: AddressProbe) -> dict[SSAValue, tuple[in
                 raise op_error(base, f"the coordinate set of this view holds no coordinate in "
                                f"dimension {d} (from {lo} to {hi}), so the indirect subscript "
                                f"of dimension {d} has nothing to index")
-            for p in probe.pointer_deps(iv.offset):
+            for p in probe.pointer_deps(iv.offset) or {iv.result}:
                 old = out.get(p, (lo, hi))
                 out[p] = (max(old[0], lo), min(old[1], hi))
     return out
@@ -558,7 +560,7 @@ def _size_pointers(fn: func.FuncOp, probe: AddressProbe, specs: list[ArgumentSpe
             _place_global(spec, infos, o, cursor)
         else:
             _place_scratchpad(spec, infos, o, cursor, ntiles)
-    fixed = _fixed_buffers(fixed_views, specs)
+    fixed = _fixed_buffers(fixed_views, specs, ranges)
     return fixed + _fixed_scratchpad_buffers(scratchpad_views, specs + fixed, ntiles)
 
 
@@ -631,13 +633,23 @@ def scratchpad_image(spec: ArgumentSpec, data: np.ndarray, tile: int | None
     return np.concatenate(addrs), np.concatenate(vals)
 
 
-def _fixed_buffers(infos: list[_ViewInfo], specs: list[ArgumentSpec]) -> list[ArgumentSpec]:
-    """Overlapping element ranges of constant-address device-memory views, one buffer each
-    (in address order), shaped like the one contiguous view that spans it exactly."""
+def _bytes(info: _ViewInfo) -> tuple[int, int]:
+    """The byte range [first, last] a view touches (its addresses count its own elements)."""
+    isz = info.elem.itemsize
+    return info.rel[0] * isz, (info.rel[1] + 1) * isz - 1
+
+
+def _fixed_buffers(infos: list[_ViewInfo], specs: list[ArgumentSpec],
+                   ranges: dict[SSAValue, tuple[int, int]] | None = None
+                   ) -> list[ArgumentSpec]:
+    """Overlapping byte ranges of constant-address device-memory views, one buffer each
+    (in address order), shaped like the one contiguous view that spans it exactly; views of
+    different element types may not share a byte. An index buffer's seeded values stay in
+    the range of what its index views index (`ranges`, by view)."""
     groups: list[list[_ViewInfo]] = []
-    for info in sorted(infos, key=lambda i: i.rel[0]):
+    for info in sorted(infos, key=lambda i: _bytes(i)[0]):
         last = groups[-1] if groups else None
-        if last is not None and info.rel[0] <= max(i.rel[1] for i in last):
+        if last is not None and _bytes(info)[0] <= max(_bytes(i)[1] for i in last):
             last.append(info)
         else:
             groups.append([info])
@@ -646,9 +658,10 @@ def _fixed_buffers(infos: list[_ViewInfo], specs: list[ArgumentSpec]) -> list[Ar
     for group in groups:
         elems = {i.elem.name for i in group}
         if len(elems) > 1:
-            raise op_error(group[1].op, f"views the device-memory elements "
-                           f"[{group[0].rel[0]}, {max(i.rel[1] for i in group)}] with several "
-                           f"element types ({', '.join(sorted(elems))})")
+            raise op_error(group[1].op, f"views the device-memory bytes "
+                           f"[{_bytes(group[0])[0]}, {max(_bytes(i)[1] for i in group)}] with "
+                           f"several element types ({', '.join(sorted(elems))}): addresses "
+                           "count each view's own elements (ktir.md D1)")
         lo, hi = group[0].rel[0], max(i.rel[1] for i in group)
         length = hi - lo + 1
         shape: tuple[int, ...] = (length,)
@@ -672,6 +685,9 @@ def _fixed_buffers(infos: list[_ViewInfo], specs: list[ArgumentSpec]) -> list[Ar
                             memory="global", start=lo, elem=et)
         if not et.is_float:
             spec.int_range = (0, 1) if et.width == 1 else DEFAULT_INT_RANGE
+            bounds = [r for i in group if (r := (ranges or {}).get(i.op.result)) is not None]
+            if bounds:
+                spec.int_range = (max(b[0] for b in bounds), min(b[1] for b in bounds))
         out.append(spec)
     return out
 

@@ -13,17 +13,21 @@ units and memories alternate on the route and the compute unit's links are queue
 the error names the device and the route. Stages of one unit kind are merged; the stage chain
 stays linear. A masked transfer's mask goes to the hop that touches its view (the first hop of
 a load, the last of a store). Idempotent: routed transfers (slots that start or end at a unit)
-are left alone.
+are left alone. An indirect load (`ktdf.ind_data_transfer`) gathers on its first hop, from
+index buffers the same unit staged into the first memory of the route just before (in place,
+on a route without a memory).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
@@ -36,6 +40,7 @@ from scheduler.dialects.ktdf import (
     DataTransferOp,
     FifoAllocateOp,
     FifoSlotType,
+    IndDataTransferOp,
     PipelineOp,
     PrivateOp,
     PrivateYieldOp,
@@ -144,7 +149,7 @@ class _Expander:
         self.compute = device.compute_kind
         self.retype: dict[SSAValue, FifoSlotType] = {}
 
-    def unrouted(self, t: DataTransferOp) -> bool:
+    def unrouted(self, t: DataTransferOp | IndDataTransferOp) -> bool:
         slot = t.destination.type if t.dest_is_fifo else t.source.type
         if not isinstance(slot, FifoSlotType):
             return False
@@ -161,7 +166,10 @@ class _Expander:
                               "given tile's scratchpad (ct_id) cannot be reached")
         return unit
 
-    def expand_load(self, t: DataTransferOp, rb: _Rebuild) -> None:
+    def expand_load(self, t: DataTransferOp | IndDataTransferOp, rb: _Rebuild) -> None:
+        if isinstance(t, IndDataTransferOp):
+            self.expand_gather(t, rb)
+            return
         slot_t = t.destination.type
         assert isinstance(slot_t, FifoSlotType)
         src_mem = slot_t.src_kind
@@ -202,6 +210,78 @@ class _Expander:
         self.retype[t.destination] = FifoSlotType(hops.units[-1], self.compute,
                                                   slot_t.num_elements, elt)
 
+    def expand_gather(self, t: IndDataTransferOp, rb: _Rebuild) -> None:
+        """An indirect load: its first hop gathers into the first memory of the route, after
+        the unit of that hop stages the indices it reads into one buffer of that memory
+        (index j at [j], a plain transfer of one element each); the other hops move the box
+        on as for any load. On a route
+        without a memory (a load unit that feeds the compute unit from device memory) the unit
+        gathers into the FIFO, reading the index where it lies."""
+        slot_t = t.destination.type
+        assert isinstance(slot_t, FifoSlotType)
+        src_mem = slot_t.src_kind
+        hops = _split_route(t, self.device, self.device.route(src_mem, self.compute), True)
+        _check_queue(t, self.device, hops.units[-1], self.compute)
+        if owner_core(t.source) is not None or any(owner_core(b) is not None
+                                                   for b in t.index_buffers):
+            raise op_error(t, "an indirect load from another core's scratchpad: not "
+                              "supported by the scheduler yet")
+        sizes = _static_sizes(t, "source")
+        elt = slot_t.element_type
+        idx = list(t.source_indices)
+        n = len(hops.units)
+        if n == 1 and len(t.index_buffers) > 1:
+            raise op_error(t, f"an indirect load with {len(t.index_buffers)} index views on a "
+                              f"route of device @{self.device.name} without a memory to stage "
+                              "them side by side: not supported by the scheduler yet")
+        if n == 1:  # the unit feeds the compute unit from memory: it reads the index there too
+            rb.add(hops.units[0], 1, IndDataTransferOp(t.source, idx, t.subscripts, sizes,
+                                                       t.destination, [], None,
+                                                       t.mixed_dest_sizes))
+            self.retype[t.destination] = FifoSlotType(hops.units[0], self.compute,
+                                                      slot_t.num_elements, elt)
+            return
+        stage_mem = hops.memories[0]
+        if any(sizes[d] != 1 for d, sub in enumerate(t.subscripts)
+               if not isinstance(sub, AffineExpr)):
+            raise op_error(t, "an indirect load of several consecutive indices along an "
+                              "indirect dimension: staging one index per transfer is supported")
+        views = [sub for sub in t.subscripts if not isinstance(sub, AffineExpr)]
+        types = {cast(MemRefType, v.type).get_element_type() for v, _ in views}
+        if len(types) > 1:
+            raise op_error(t, "an indirect load whose index views hold different element "
+                              f"types ({', '.join(sorted(map(str, types)))}): their indices "
+                              "are staged into one buffer; not supported yet")
+        # the indices side by side in one buffer of the first memory: index j at [j]
+        buf = rb.buffer(stage_mem, t, [len(views)], types.pop())
+        buf.name_hint = "idx_" + stage_mem.lower()
+        subscripts: list = []
+        for sub in t.subscripts:
+            if isinstance(sub, AffineExpr):
+                subscripts.append(sub)
+                continue
+            view, exprs = sub
+            j = sum(1 for s in subscripts if not isinstance(s, AffineExpr))
+            ones = [1] * cast(MemRefType, view.type).get_num_dims()
+            rb.add(hops.units[0], n, DataTransferOp(
+                view, idx, AffineMap(len(idx), 0, tuple(exprs)), ones, buf, [j], None, [1]))
+            subscripts.append((buf, [AffineExpr.constant(j)]))
+        src = rb.buffer(stage_mem, t, sizes, elt)
+        rb.add(hops.units[0], n, IndDataTransferOp(t.source, idx, subscripts, sizes, src,
+                                                   [0] * len(sizes), None, sizes))
+        for i, unit in enumerate(hops.units[1:], 1):
+            if i < n - 1:
+                buf = rb.buffer(hops.memories[i], t, sizes, elt)
+                rb.add(unit, n - i, DataTransferOp(src, [0] * len(sizes), None, sizes, buf,
+                                                   [0] * len(sizes), None, sizes))
+                src = buf
+            else:
+                rb.add(unit, n - i, DataTransferOp(src, [0] * len(sizes), None, sizes,
+                                                   t.destination, [], None,
+                                                   t.mixed_dest_sizes))
+        self.retype[t.destination] = FifoSlotType(hops.units[-1], self.compute,
+                                                  slot_t.num_elements, elt)
+
     def expand_store(self, t: DataTransferOp, rb: _Rebuild) -> None:
         slot_t = t.source.type
         assert isinstance(slot_t, FifoSlotType)
@@ -239,7 +319,8 @@ class _Expander:
     def run(self, rewriter: PatternRewriter) -> None:
         stages = self.pipeline.stages
         loads = [s for s in stages if s.body.block.ops and all(
-            isinstance(o, DataTransferOp) and o.dest_is_fifo and self.unrouted(o)
+            isinstance(o, DataTransferOp | IndDataTransferOp) and o.dest_is_fifo
+            and self.unrouted(o)
             for o in s.body.block.ops)]
         stores = [s for s in stages if s.body.block.ops and all(
             isinstance(o, DataTransferOp) and o.source_is_fifo and self.unrouted(o)

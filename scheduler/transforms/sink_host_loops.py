@@ -41,7 +41,13 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from scheduler.dialects.ktdf import DataTransferOp, LoopType, LoopTypeAttr, PrivateOp
+from scheduler.dialects.ktdf import (
+    DataTransferOp,
+    IndDataTransferOp,
+    LoopType,
+    LoopTypeAttr,
+    PrivateOp,
+)
 from scheduler.dialects.ktdf_types import const_int
 
 
@@ -66,9 +72,12 @@ def _independent(g: func.FuncOp) -> bool:
     read: set[int] = set()
     written: set[int] = set()
     for t in g.walk():
-        if not isinstance(t, DataTransferOp):
+        if not isinstance(t, DataTransferOp | IndDataTransferOp):
             continue
-        for side, into in ((t.source, read), (t.destination, written)):
+        sides = [(t.source, read), (t.destination, written)]
+        if isinstance(t, IndDataTransferOp):  # a gather also reads its index buffers
+            sides += [(b, read) for b in t.index_buffers]
+        for side, into in sides:
             ty = side.type
             if not isinstance(ty, MemRefType) or not isinstance(ty.memory_space, StringAttr):
                 continue

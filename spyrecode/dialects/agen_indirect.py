@@ -14,10 +14,12 @@ from collections.abc import Sequence
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AffineSetAttr,
+    DenseArrayBase,
     IndexType,
     IntegerType,
     MemRefType,
     VectorType,
+    i64,
 )
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.ir.affine import AffineMap, AffineSet
@@ -72,6 +74,23 @@ from spyrecode.dialects.syntax import (
     props,
     str_attr,
 )
+
+
+def _dims_attr(dims: Sequence[int] | None) -> DenseArrayBase | None:
+    return None if dims is None else DenseArrayBase.from_list(i64, list(dims))
+
+
+def dims_of(a: DenseArrayBase | None) -> list[int]:
+    """The direct dimensions the indices replace (`[0]` when the property is absent)."""
+    return [0] if a is None else [int(x) for x in a.get_values()]
+
+
+def verify_dims(name: str, a: DenseArrayBase | None, rank: int) -> None:
+    dims = dims_of(a)
+    if not dims or len(set(dims)) != len(dims) or not all(0 <= d < rank for d in dims):
+        raise VerifyException(f"{name} {dims} must be distinct dimensions of the direct "
+                              f"memref (rank {rank})")
+
 
 # (keyword, memref, map, subscript operands) of one side of an indirect op
 Side = tuple[str, SSAValue | None, AffineMapAttr | None, Sequence[SSAValue]]
@@ -155,7 +174,12 @@ class CompositeIndirectLoadAndStoreOp(TimedOp, LoadsPattern, StoresPattern):
           (indirect_dst:%j[...])? direct_dst:%d[...] (multicast_info = %m)?
           time_symbols(...), load_iv(%x:T) {attrs} { ... } : (Ti,)? Ts, (Tj,)? Td
 
-    Each indirect side has its map and `*_indirect_time_addr_map`. Builder:
+    Each indirect side has its map and `*_indirect_time_addr_map`. The coordinate rule (this
+    project's, dataflow-ir.md §3): the integer read from the index memref replaces dimension
+    `indirect_src_dims[0]` (`indirect_dst_dims`; `[0]` when absent) of the direct coordinate,
+    and index j of a longer list, read with the indirect coordinate's last subscript advanced
+    by j, replaces dimension `indirect_src_dims[j]`; an index outside its dimension of the
+    direct memref is a run-time error. Builder:
     `CompositeIndirectLoadAndStoreOp(direct_src, direct_dst, load_set, load_order, store_set,
     store_order, time, load_direct_time_addr_map, store_direct_time_addr_map, vector_type,
     indirect_src=None, indirect_dst=None, load_indirect_time_addr_map=None,
@@ -179,6 +203,8 @@ class CompositeIndirectLoadAndStoreOp(TimedOp, LoadsPattern, StoresPattern):
     load_direct_time_addr_map = prop_def(AffineMapAttr)
     store_indirect_time_addr_map = opt_prop_def(AffineMapAttr)
     store_direct_time_addr_map = prop_def(AffineMapAttr)
+    indirect_src_dims = opt_prop_def(DenseArrayBase.constr(i64))
+    indirect_dst_dims = opt_prop_def(DenseArrayBase.constr(i64))
     irdl_options = OPTIONS
     assembly_format = (
         " ".join(access(f"{k}_memref", f"{k}_map_indices", f"{k}_map", k,
@@ -196,7 +222,8 @@ class CompositeIndirectLoadAndStoreOp(TimedOp, LoadsPattern, StoresPattern):
                  load_indirect_time_addr_map: AffineMap | None = None,
                  store_indirect_time_addr_map: AffineMap | None = None,
                  body: Block | None = None, multicast_info: SSAValue | None = None,
-                 dbg_name: str | None = None):
+                 dbg_name: str | None = None, indirect_src_dims: Sequence[int] | None = None,
+                 indirect_dst_dims: Sequence[int] | None = None):
         sides = (indirect_src, direct_src, indirect_dst, direct_dst)
         super().__init__(
             operands=[*[[a.memref] if a else [] for a in sides],
@@ -212,8 +239,14 @@ class CompositeIndirectLoadAndStoreOp(TimedOp, LoadsPattern, StoresPattern):
                              load_direct_time_addr_map=load_direct_time_addr_map,
                              store_indirect_time_addr_map=store_indirect_time_addr_map,
                              store_direct_time_addr_map=store_direct_time_addr_map),
+                "indirect_src_dims": _dims_attr(indirect_src_dims),
+                "indirect_dst_dims": _dims_attr(indirect_dst_dims),
                 "dbgName": str_attr(dbg_name)}))
         close_body(self)
+
+    def indirect_dims(self, side: str) -> list[int]:
+        """The direct dimensions the indices of `side` ("src" or "dst") replace."""
+        return dims_of(getattr(self, f"indirect_{side}_dims"))
 
     def sides(self) -> list[Side]:
         return [(k, getattr(self, f"{k}_memref"), getattr(self, f"{k}_map"),
@@ -240,6 +273,12 @@ class CompositeIndirectLoadAndStoreOp(TimedOp, LoadsPattern, StoresPattern):
              ranks.get("indirect_src", 0)),
             ("store_indirect_time_addr_map", self.store_indirect_time_addr_map,
              ranks.get("indirect_dst", 0))])
+        for side in ("src", "dst"):
+            a = getattr(self, f"indirect_{side}_dims")
+            if a is not None and f"indirect_{side}" not in ranks:
+                raise VerifyException(f"indirect_{side}_dims without an indirect_{side} "
+                                      "memref")
+            verify_dims(f"indirect_{side}_dims", a, ranks[f"direct_{side}"])
         iv = loaded_vector(self.body)
         verify_lanes("load", nload, iv.type, self.direct_src_memref)
         verify_lanes("store", nstore, stored_vector(self.body, iv), self.direct_dst_memref)
@@ -316,11 +355,14 @@ class CompositeIndirectStoreOp(IndirectPair, TimedOp, StoresPattern):
 @irdl_op_definition
 class IndirectVectorLoadOp(IndirectPair, LoadsPattern):
     """`%v = agen.indirect_vector_load indirect:%i[...] direct:%d[...] (multicast_info = %m)?
-    {load_order, load_set} : Ti, Td, Tv`. Builder: `IndirectVectorLoadOp(indirect, direct,
+    {load_order, load_set} : Ti, Td, Tv`: the integers read from `%i` replace dimensions
+    `indirect_dims` (`[0]` when absent) of the direct coordinate, as in
+    `composite_indirect_load_and_store`. Builder: `IndirectVectorLoadOp(indirect, direct,
     load_set, load_order, vector_type, multicast_info=None)`."""
 
     name = "agen.indirect_vector_load"
     result = result_def(VectorLike)
+    indirect_dims = opt_prop_def(DenseArrayBase.constr(i64))
     traits = traits_def(*MEMORY_EFFECTS)
     irdl_options = OPTIONS
     assembly_format = (f"{PAIR} attr-dict `:` type($indirect_memref) `,` type($direct_memref) "
@@ -329,15 +371,23 @@ class IndirectVectorLoadOp(IndirectPair, LoadsPattern):
 
     def __init__(self, indirect: Access, direct: Access, load_set: AffineSet,
                  load_order: AffineMap, vector_type: Attribute,
-                 multicast_info: SSAValue | None = None, dbg_name: str | None = None):
+                 multicast_info: SSAValue | None = None, dbg_name: str | None = None,
+                 indirect_dims: Sequence[int] | None = None):
         super().__init__(operands=pair_operands(indirect, direct, multicast_info),
                          result_types=[vector_type],
                          properties=props({**pair_props(indirect, direct, dbg_name),
-                                           **pattern("load", load_set, load_order)}))
+                                           **pattern("load", load_set, load_order),
+                                           "indirect_dims": _dims_attr(indirect_dims)}))
+
+    @property
+    def replaced_dims(self) -> list[int]:
+        """The direct dimensions the indices replace."""
+        return dims_of(self.indirect_dims)
 
     def verify_(self) -> None:
-        n = verify_pattern("direct", self.verify_pair(), "load", self.load_set,
-                           self.load_order)
+        rank = self.verify_pair()
+        n = verify_pattern("direct", rank, "load", self.load_set, self.load_order)
+        verify_dims("indirect_dims", self.indirect_dims, rank)
         verify_lanes("load", n, self.result.type, self.direct_memref)
 
 

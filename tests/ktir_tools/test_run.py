@@ -19,8 +19,9 @@ from tests.strategies.kernels import elementwise_kernel, elementwise_specs
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "kernels"
 SUPPORTED = ["add_96x64", "bias_add", "eltwise_chain", "mul_max"]
-UNSUPPORTED = ["softmax", "layernorm", "rmsnorm", "matmul", "gather_add",
-               "distributed_rotate", "paged_gather"]  # allreduce: test_inter_tile.py
+GATHERS = ["gather_add", "paged_gather"]
+UNSUPPORTED = ["softmax", "layernorm", "rmsnorm", "matmul",
+               "distributed_rotate"]  # allreduce: test_inter_tile.py
 DEVICES = ["sample_device", "spyre", "stream_device"]
 
 
@@ -33,6 +34,17 @@ def test_example_matches_reference(kernel: str, device: str) -> None:
     em = report.emulation
     assert em.cycles >= em.roofline_cycles > 0
     assert not [w for w in em.warnings if "at the end" in w]  # no data left in FIFOs/signals
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("kernel", GATHERS)
+def test_gather_example_matches_reference(kernel: str, device: str) -> None:
+    report = run_and_check(EXAMPLES / f"{kernel}.mlir", device)
+    assert report.checks, report.to_json()
+    assert report.match, report.to_json()
+    em = report.emulation
+    assert em.cycles >= em.roofline_cycles > 0
+    assert not [w for w in em.warnings if "at the end" in w]
 
 
 @pytest.mark.parametrize("kernel", UNSUPPORTED)

@@ -106,3 +106,14 @@ def test_repeated_and_unread_work_is_not_compulsory(form: str) -> None:
     fn = select_kernel(parse_module(elementwise_kernel(spec), "k.mlir"))
     w = kernel_work(fn, plan_arguments(fn), ["out"], kernel_grid_of(fn), load_device("spyre"))
     assert (w.reads, w.element_ops) == ({"DDR": 128 * 2}, {"f16": 128})
+
+
+def test_a_gathered_table_is_charged_its_gathered_rows() -> None:
+    # gather_add: 4 tiles gather 16 of the table's 100 rows each (64 f16); the index view
+    # (64 i32) and Pos are read whole
+    w = work("gather_add", ["Out"])
+    assert w.reads == {"DDR": 4 * 16 * 64 * 2 + 64 * 4 + 64 * 64 * 2}
+    # paged_gather: every tile gathers 32 tokens of 64 features from a 16-page cache of
+    # 8 x 64, i.e. 4 x 32 x 64 elements of the 16 x 8 x 64 cache: all of it, so no more
+    w = work("paged_gather", ["Out"])
+    assert w.reads == {"DDR": 16 * 8 * 64 * 2 + 4 * 4 * 4}

@@ -39,7 +39,13 @@ from ktir.dialects.ktdp import GetComputeTileIdOp, kernel_grid
 from scheduler.analysis.device import device_of
 from scheduler.analysis.index_exprs import index_constant, linear_iteration, trip_count
 from scheduler.analysis.units import queried_units, split_key, unit_key
-from scheduler.dialects.ktdf import INSTANCE, DataTransferOp, PipelineOp, StageOp
+from scheduler.dialects.ktdf import (
+    INSTANCE,
+    DataTransferOp,
+    IndDataTransferOp,
+    PipelineOp,
+    StageOp,
+)
 from scheduler.dialects.ktdf_lowering import ExecuteOnOp, SignalOp
 from scheduler.dialects.ktdf_types import const_int
 from scheduler.rewriting import apply_patterns
@@ -252,14 +258,18 @@ def _modulo_signals(pipeline: PipelineOp, loops: list[scf.ForOp], copies: int,
 
 def _buffers_written(stage: StageOp) -> set[SSAValue]:
     return {t.destination for t in stage.walk()
-            if isinstance(t, DataTransferOp) and not t.dest_is_fifo
+            if isinstance(t, DataTransferOp | IndDataTransferOp) and not t.dest_is_fifo
             and memory_kind(t.destination.type) is not None}
 
 
 def _buffers_read(stage: StageOp) -> set[SSAValue]:
-    return {t.source for t in stage.walk()
-            if isinstance(t, DataTransferOp) and not t.source_is_fifo
-            and memory_kind(t.source.type) is not None}
+    """The memories a stage's transfers read: their sources and a gather's index buffers."""
+    out: set[SSAValue] = set()
+    for t in stage.walk():
+        if isinstance(t, DataTransferOp | IndDataTransferOp) and not t.source_is_fifo:
+            out |= {v for v in (t.source, *getattr(t, "index_buffers", ()))
+                    if memory_kind(v.type) is not None}
+    return out
 
 
 def _fed_by(reader: StageOp, key: str) -> bool:

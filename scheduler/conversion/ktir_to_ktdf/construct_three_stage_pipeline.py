@@ -30,7 +30,8 @@ refused. A transfer through a masked view (dynamic sizes, a coordinate set small
 shape), or of a tile not provably inside its view (over the grid, the loop bounds and the
 ranges of what the host passes: scheduler.analysis.masks), carries the view's coordinate set as its `source_mask` (loads:
 0 outside) or `dest_mask` (stores: dropped outside), the set's symbols bound to the view's
-dynamic sizes.
+dynamic sizes. A leaf read through an indirect access tile is gathered by one
+`ktdf.ind_data_transfer` per vector (indirect_loads.py).
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ from scheduler.conversion.ktir_to_ktdf.elementwise_fusion import (
     fuse_group,
     leaf_dims,
 )
+from scheduler.conversion.ktir_to_ktdf.indirect_loads import indexed_dims, indirect_transfer
 from scheduler.dialects.ktdf import (
     CreateTokenOp,
     DataTransferOp,
@@ -88,11 +90,15 @@ from scheduler.dialects.ktdf_types import const_int
 from scheduler.rewriting import apply_patterns, dead_code
 
 
-def vector_shape(space: tuple[int, ...], lanes: int) -> tuple[int, ...]:
-    """Tile parallel dims right to left by gcd with the lanes still free."""
+def vector_shape(space: tuple[int, ...], lanes: int,
+                 pinned: frozenset[int] = frozenset()) -> tuple[int, ...]:
+    """Tile parallel dims right to left by gcd with the lanes still free; `pinned` dims
+    (those a gather's index depends on: one index per vector) stay 1."""
     out = [1] * len(space)
     free = lanes
     for d in reversed(range(len(space))):
+        if d in pinned:
+            continue
         g = math.gcd(space[d], free)
         out[d] = g
         free //= g
@@ -113,16 +119,21 @@ class Builder:
     # ---- views in device memory kinds ------------------------------------------------------
 
     def memory_kind(self, acc: Access) -> str:
-        space = acc.view.memory_space
+        return self.view_memory_kind(acc.view)
+
+    def view_memory_kind(self, view: ktdp.ConstructMemoryViewOp) -> str:
+        space = view.memory_space
         assert isinstance(space, ktdp.MemorySpaceAttr)
         return self.device.memory_for_space(space.kind.data)
 
     def cast(self, acc: Access) -> SSAValue:
-        view = acc.view
+        return self.cast_view(acc.view)
+
+    def cast_view(self, view: ktdp.ConstructMemoryViewOp) -> SSAValue:
         if view not in self.casts:
             t = view.result.type
             target = MemRefType(t.element_type, t.get_shape(), t.layout,
-                                StringAttr(self.memory_kind(acc)))
+                                StringAttr(self.view_memory_kind(view)))
             c = memref.MemorySpaceCastOp(view.result, target)
             c.dest.name_hint = (view.result.name_hint or "view") + "_cast"
             c.location = view.location
@@ -185,9 +196,11 @@ class Builder:
         group = self.group
         stores = [acc.op for acc, _ in group.outputs]
         self.check_ordered_links(group.loads[0].op if group.loads else stores[0])
-        vec = vector_shape(group.space, self.lanes())
         leaves = group.leaves()
         follows = {leaf: leaf_dims(leaf) for leaf in leaves}
+        pinned = frozenset(d for leaf in leaves for d in indexed_dims(
+            group.loads[leaf.load], follows[leaf]))
+        vec = vector_shape(group.space, self.lanes(), pinned)
         for leaf in leaves:
             self.check_leaf(leaf, follows[leaf], vec)
         n_vec = math.prod(vec)
@@ -218,6 +231,11 @@ class Builder:
             load_ops = []
             for leaf, slot in zip(leaves, slots_in):
                 acc = group.loads[leaf.load]
+                if isinstance(acc.tile, ktdp.ConstructIndirectAccessTileOp):
+                    load_ops.append(indirect_transfer(
+                        acc, follows[leaf], ivs, vec, self.read_shape(follows[leaf], vec),
+                        self.cast_view, slot))
+                    continue
                 idx, amap, sizes = self.side(acc, follows[leaf], ivs, vec)
                 load_ops.append(DataTransferOp(self.cast(acc), idx, amap, sizes, slot, [],
                                                None, [math.prod(sizes)], **transfer_mask(acc, "source", self.exprs)))
@@ -346,6 +364,10 @@ class BuildThreeStagePipeline(RewritePattern):
             return
         group = fuse_group(stores)
         if group.reductions():
+            for acc in group.loads:
+                if isinstance(acc.tile, ktdp.ConstructIndirectAccessTileOp):
+                    raise op_error(acc.op, "an indirect access tile read by a reduction: not "
+                                           "supported by the scheduler yet")
             # the reduction builder extends this module's Builder: imported where needed
             from scheduler.conversion.ktir_to_ktdf.reduction_pipeline import ReductionBuilder
 

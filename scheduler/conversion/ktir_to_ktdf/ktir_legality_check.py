@@ -49,7 +49,6 @@ _UNSUPPORTED_KTDP = {
     ktdp.ConstructDistributedMemoryViewOp: "distributed memory views other than loads of an "
                                            "element-wise store (split-distributed-views "
                                            "splits those per piece)",
-    ktdp.ConstructIndirectAccessTileOp: "indirect access tiles",
     ktdp.InterTileProduceOp: "inter-tile communication left for this check (inter-tile-exchange "
                              "lowers it first)",
     ktdp.InterTileReduceOp: "inter-tile communication left for this check (inter-tile-exchange "
@@ -87,9 +86,17 @@ class _KernelChecker:
             self.check_view(op)
         elif isinstance(op, ktdp.ConstructAccessTileOp):
             self.check_tile(op)
+        elif isinstance(op, ktdp.ConstructIndirectAccessTileOp):
+            self.check_indirect_tile(op)
         elif isinstance(op, ktdp.LoadOp | ktdp.StoreOp):
-            if not isinstance(op.tile.owner, ktdp.ConstructAccessTileOp):
-                _fail(op, "the tile must come from ktdp.construct_access_tile")
+            tile = op.tile.owner
+            if isinstance(op, ktdp.StoreOp) and isinstance(
+                    tile, ktdp.ConstructIndirectAccessTileOp):
+                _fail(op, f"stores through indirect access tiles (scatters): {_NOT_YET}")
+            if not isinstance(tile, ktdp.ConstructAccessTileOp
+                              | ktdp.ConstructIndirectAccessTileOp):
+                _fail(op, "the tile must come from ktdp.construct_access_tile or "
+                          "ktdp.construct_indirect_access_tile")
         elif isinstance(op, scf.ForOp):
             self.check_for(op)
         elif isinstance(op, scf.IfOp):
@@ -168,6 +175,25 @@ class _KernelChecker:
             _fail(op, f"access_tile_order other than the identity: {_NOT_YET}")
         # a tile not provably inside its view is masked (construct-three-stage-pipeline)
 
+    def check_indirect_tile(self, op: ktdp.ConstructIndirectAccessTileOp) -> None:
+        """Gathers of a memory view: the index views are memory views too (staged into the
+        scratchpad by path-expansion), the variable space a static box in identity order.
+        Whether the indirect subscripts suit the vector is decided with the vector, in
+        construct-three-stage-pipeline."""
+        for v in (op.base, *op.indirect_memrefs):
+            if not isinstance(v.owner, ktdp.ConstructMemoryViewOp):
+                _fail(op, "the base and index views of an indirect tile must be "
+                          f"ktdp.construct_memory_view results (other views: {_NOT_YET})")
+        if op.symbol_operands:
+            _fail(op, f"indirect tiles with symbols: {_NOT_YET}")
+        if any(d < 0 for d in op.result.type.get_shape()):
+            _fail(op, f"indirect access tiles of dynamic shape: {_NOT_YET}")
+        aset, order = op.variables_space_set.data, op.variables_space_order.data
+        if not affine.is_box(aset):
+            _fail(op, f"indirect access tiles over non-box variable spaces: {_NOT_YET}")
+        if order != AffineMap.identity(aset.num_dims):
+            _fail(op, f"variables_space_order other than the identity: {_NOT_YET}")
+
     def check_compute(self, op: Operation) -> None:
         """Element-wise compute: the table shared with the lowering decides."""
         why = unsupported(op)
@@ -199,8 +225,8 @@ class KtirLegalityCheckPass(ModulePass):
         %t = ktdp.construct_access_tile %v[%row0, %c0] ... -> !ktdp.access_tile<3x64xindex>
         %c = linalg.add ins(%a, %b ...) outs(...)
     and stops with e.g.
-        k.mlir:7:5: error: 'ktdp.construct_indirect_access_tile' op indirect access tiles
-        is not supported by the scheduler yet
+        k.mlir:7:5: error: 'scf.while' op scf.while loops: not supported by the scheduler
+        yet
 
     A module pass, not patterns: it is an analysis that changes nothing and reports the first
     offending op in program order, with what it knows of the whole function (the ranges of

@@ -195,6 +195,32 @@ func.func @negative_indirect_time_map(%a: memref<64xf16>, %b: memref<64xf16>) {
 
 // -----
 
+func.func @negative_vector_load_indirect_dim(%i: memref<4xi32>, %a: memref<64xf16>) {
+  %v = agen.indirect_vector_load indirect:%i[0] direct:%a[0] {indirect_dims = array<i64: 2>, load_order = affine_map<(d0) -> (d0)>, load_set = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>} : memref<4xi32>, memref<64xf16>, vector<64xf16>
+  return
+}
+// CHECK: error: 'agen.indirect_vector_load' op indirect_dims [2] must be distinct dimensions of the direct memref (rank 1)
+
+// -----
+
+func.func @negative_indirect_dims_repeated(%i: memref<4xi32>, %a: memref<64xf16>, %b: memref<64xf16>) {
+  agen.composite_indirect_load_and_store indirect_src:%i[0] direct_src:%a[0] direct_dst:%b[0] time_symbols(), load_iv(%x:vector<64xf16>) {indirect_src_dims = array<i64: 0, 0>, load_indirect_time_addr_map = affine_map<() -> (0)>, load_direct_time_addr_map = affine_map<() -> (0)>, store_direct_time_addr_map = affine_map<() -> (0)>, load_order = affine_map<(d0) -> (d0)>, load_set = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>, store_order = affine_map<(d0) -> (d0)>, store_set = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>, time_order = affine_map<() -> ()>, time_set = affine_set<() : ()>} {
+  } : memref<4xi32>, memref<64xf16>, memref<64xf16>
+  return
+}
+// CHECK: error: 'agen.composite_indirect_load_and_store' op indirect_src_dims [0, 0] must be distinct dimensions of the direct memref (rank 1)
+
+// -----
+
+func.func @negative_indirect_dim_without_index(%a: memref<64xf16>, %b: memref<64xf16>) {
+  agen.composite_indirect_load_and_store direct_src:%a[0] direct_dst:%b[0] time_symbols(), load_iv(%x:vector<64xf16>) {indirect_dst_dims = array<i64: 0>, load_direct_time_addr_map = affine_map<() -> (0)>, store_direct_time_addr_map = affine_map<() -> (0)>, load_order = affine_map<(d0) -> (d0)>, load_set = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>, store_order = affine_map<(d0) -> (d0)>, store_set = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>, time_order = affine_map<() -> ()>, time_set = affine_set<() : ()>} {
+  } : memref<64xf16>, memref<64xf16>
+  return
+}
+// CHECK: error: 'agen.composite_indirect_load_and_store' op indirect_dst_dims without an indirect_dst memref
+
+// -----
+
 func.func @negative_indirect_side_without_map(%i: memref<4xi32>, %a: memref<64xf16>, %b: memref<64xf16>) {
   "agen.composite_indirect_load_and_store"(%i, %a, %b) <{direct_src_map = affine_map<() -> (0)>, direct_dst_map = affine_map<() -> (0)>, load_direct_time_addr_map = affine_map<() -> (0)>, store_direct_time_addr_map = affine_map<() -> (0)>, load_order = affine_map<(d0) -> (d0)>, load_set = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>, store_order = affine_map<(d0) -> (d0)>, store_set = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>, time_order = affine_map<() -> ()>, time_set = affine_set<() : ()>, operandSegmentSizes = array<i32: 1, 1, 0, 1, 0, 0, 0, 0, 0, 0>}> ({
   ^bb0(%x: vector<64xf16>):

@@ -95,11 +95,11 @@ func.func @composites(%a: memref<4x64xf16>, %b: memref<4x64xf16>, %u: index, %n:
 
 // CHECK-LABEL: func.func @indirect(
 // CHECK-SAME:    %[[IDX:[^:]*]]: memref<4xi32>, %[[A:[^:]*]]: memref<4x64xf16>, %[[B:[^:]*]]: memref<4x64xf16>, %[[U:[^:]*]]: index)
-// CHECK-NEXT:    %[[V:.*]] = agen.indirect_vector_load indirect:%[[IDX]][0] direct:%[[A]][0, 0] {load_order = {{.*}}} : memref<4xi32>, memref<4x64xf16>, vector<64xf16>
+// CHECK-NEXT:    %[[V:.*]] = agen.indirect_vector_load indirect:%[[IDX]][0] direct:%[[A]][0, 0] {indirect_dims = array<i64: 1>, load_order = {{.*}}} : memref<4xi32>, memref<4x64xf16>, vector<64xf16>
 // CHECK-NEXT:    agen.indirect_vector_store %[[V]] indirect:%[[IDX]][1] direct:%[[B]][0, 0] multicast_info = %[[U]] {store_order = {{.*}}} : vector<64xf16>, memref<4xi32>, memref<4x64xf16>
 // CHECK-NEXT:    agen.composite_indirect_load_and_store indirect_src:%[[IDX]][0] direct_src:%[[A]][0, 0] direct_dst:%[[B]][0, 0]
 // CHECK-NEXT:     time_symbols(), load_iv(%{{.*}}:vector<64xf16>)
-// CHECK-NEXT:     {load_indirect_time_addr_map = affine_map<() -> (0)>, load_direct_time_addr_map = affine_map<() -> (0, 0)>, {{.*}}}
+// CHECK-NEXT:     {load_indirect_time_addr_map = affine_map<() -> (0)>, indirect_src_dims = array<i64: 1>, load_direct_time_addr_map = affine_map<() -> (0, 0)>, {{.*}}}
 // CHECK:         } : memref<4xi32>, memref<4x64xf16>, memref<4x64xf16>
 // CHECK-NEXT:    agen.composite_indirect_load_and_store direct_src:%[[A]][0, 0] indirect_dst:%[[IDX]][0] direct_dst:%[[B]][0, 0]
 // CHECK-NEXT:     multicast_info = %[[U]] time_symbols(), load_iv(%{{.*}}:vector<64xf16>)
@@ -114,9 +114,9 @@ func.func @composites(%a: memref<4x64xf16>, %b: memref<4x64xf16>, %u: index, %n:
 // CHECK-NEXT:      agen.yield %[[V]] : vector<64xf16>
 // CHECK-NEXT:    } : memref<4xi32>, memref<4x64xf16>
 func.func @indirect(%idx: memref<4xi32>, %a: memref<4x64xf16>, %b: memref<4x64xf16>, %u: index) {
-  %v = agen.indirect_vector_load indirect:%idx[0] direct:%a[0, 0] {load_order = #id, load_set = #row} : memref<4xi32>, memref<4x64xf16>, vector<64xf16>
+  %v = agen.indirect_vector_load indirect:%idx[0] direct:%a[0, 0] {indirect_dims = array<i64: 1>, load_order = #id, load_set = #row} : memref<4xi32>, memref<4x64xf16>, vector<64xf16>
   agen.indirect_vector_store %v indirect:%idx[1] direct:%b[0, 0] multicast_info = %u {store_order = #id, store_set = #row} : vector<64xf16>, memref<4xi32>, memref<4x64xf16>
-  agen.composite_indirect_load_and_store indirect_src:%idx[0] direct_src:%a[0, 0] direct_dst:%b[0, 0] time_symbols(), load_iv(%x:vector<64xf16>) {load_indirect_time_addr_map = affine_map<() -> (0)>, load_direct_time_addr_map = #zero, store_direct_time_addr_map = #zero, load_order = #id, load_set = #row, store_order = #id, store_set = #row, time_order = #none, time_set = #one} {
+  agen.composite_indirect_load_and_store indirect_src:%idx[0] direct_src:%a[0, 0] direct_dst:%b[0, 0] time_symbols(), load_iv(%x:vector<64xf16>) {load_indirect_time_addr_map = affine_map<() -> (0)>, indirect_src_dims = array<i64: 1>, load_direct_time_addr_map = #zero, store_direct_time_addr_map = #zero, load_order = #id, load_set = #row, store_order = #id, store_set = #row, time_order = #none, time_set = #one} {
   } : memref<4xi32>, memref<4x64xf16>, memref<4x64xf16>
   agen.composite_indirect_load_and_store direct_src:%a[0, 0] indirect_dst:%idx[0] direct_dst:%b[0, 0] multicast_info = %u time_symbols(), load_iv(%y:vector<64xf16>) {store_indirect_time_addr_map = affine_map<() -> (0)>, load_direct_time_addr_map = #zero, store_direct_time_addr_map = #zero, load_order = #id, load_set = #row, store_order = #id, store_set = #row, time_order = #none, time_set = #one} {
   } : memref<4x64xf16>, memref<4xi32>, memref<4x64xf16>
