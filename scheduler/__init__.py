@@ -50,6 +50,8 @@ _PASSES = {
     "sink-host-loops": ("transforms.sink_host_loops", "SinkHostLoopsPass"),
     "reduction-loop-exposure": ("transforms.reduction_loop_exposure",
                                 "ReductionLoopExposurePass"),
+    "loop-invariant-code-motion": ("transforms.loop_invariant_code_motion",
+                                   "LoopInvariantCodeMotionPass"),
     "address-assignment": ("transforms.address_assignment", "AddressAssignmentPass"),
     "normalize-grid-to-1d": ("transforms.normalize_grid_to_1d", "NormalizeGridTo1DPass"),
     "ensure-device-declaration": ("transforms.ensure_device_declaration",

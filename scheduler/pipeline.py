@@ -46,6 +46,7 @@ SCHEDULING: tuple[Step, ...] = (
     "normalize-scf-for-loops",
     "stage-coarsening",
     "reduction-loop-exposure",
+    "loop-invariant-code-motion",
     "sink-host-loops",
     "double-buffering",
     "affine-min-canonicalization",
@@ -68,6 +69,7 @@ BACKEND: tuple[Step, ...] = (
 # (the naive schedule: one vector per transfer behind a handshake, one buffer per stream).
 OPTIMISATIONS: tuple[str, ...] = (
     "stage-coarsening",
+    "loop-invariant-code-motion",
     "sink-host-loops",
     "double-buffering",
 )
