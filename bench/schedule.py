@@ -210,7 +210,7 @@ def main() -> int:
     opts = ap.parse_args()
     tmp = Path("/tmp") / f"ktir-bench-schedule-{time.time_ns()}"
     tmp.mkdir(parents=True)
-    head = (f"{'kernel':<22} {'device':<14} {'row':<22} {'cycles':>9} {'bound':>8} "
+    head = (f"{'kernel':<22} {'device':<14} {'row':<37} {'cycles':>9} {'bound':>8} "
             f"{'eff':>5} {'speed-up':>8} {'compile s':>9} match")
     print(head)
     for name, path, args in kernels(tmp):
@@ -230,11 +230,11 @@ def main() -> int:
                      for p in OPTIMISATIONS]
             for label, m in rows:
                 if isinstance(m, str):
-                    print(f"{name:<22} {device:<14} {label:<22} {m}")
+                    print(f"{name:<22} {device:<14} {label:<37} {m}")
                     continue
                 c, b, ok, s = m
                 speed = naive[0] / c
-                print(f"{name:<22} {device:<14} {label:<22} {c:>9,} {b:>8,} {b / c:>5.2f} "
+                print(f"{name:<22} {device:<14} {label:<37} {c:>9,} {b:>8,} {b / c:>5.2f} "
                       f"{speed:>7.2f}x {s:>9.2f} {ok}")
             del cyc, bound, match, comp
         sys.stdout.flush()
