@@ -52,6 +52,8 @@ _PASSES = {
                                 "ReductionLoopExposurePass"),
     "loop-invariant-code-motion": ("transforms.loop_invariant_code_motion",
                                    "LoopInvariantCodeMotionPass"),
+    "interleave-compute-chains": ("transforms.interleave_compute_chains",
+                                  "InterleaveComputeChainsPass"),
     "address-assignment": ("transforms.address_assignment", "AddressAssignmentPass"),
     "normalize-grid-to-1d": ("transforms.normalize_grid_to_1d", "NormalizeGridTo1DPass"),
     "ensure-device-declaration": ("transforms.ensure_device_declaration",

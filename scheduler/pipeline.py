@@ -47,6 +47,7 @@ SCHEDULING: tuple[Step, ...] = (
     "stage-coarsening",
     "reduction-loop-exposure",
     "loop-invariant-code-motion",
+    "interleave-compute-chains",
     "sink-host-loops",
     "double-buffering",
     "affine-min-canonicalization",
@@ -70,6 +71,7 @@ BACKEND: tuple[Step, ...] = (
 OPTIMISATIONS: tuple[str, ...] = (
     "stage-coarsening",
     "loop-invariant-code-motion",
+    "interleave-compute-chains",
     "sink-host-loops",
     "double-buffering",
 )
