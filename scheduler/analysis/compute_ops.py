@@ -574,3 +574,16 @@ __all__ = [
     "supported_list",
     "unsupported",
 ]
+
+
+def latency_class(op: Operation) -> str:
+    """The latency class (shared/spec/arch.md §8) a generic body op lowers to, for the
+    passes that estimate or order compute: a multiply is `mul`, a divide `divide`, a `math`
+    function `transcendental` (its lane estimate), anything else `simple`."""
+    from xdsl.dialects import arith
+
+    if isinstance(op, arith.MulfOp | arith.MuliOp):
+        return "mul"
+    if isinstance(op, arith.DivfOp | arith.DivSIOp | arith.DivUIOp):
+        return "divide"
+    return "transcendental" if op.dialect_name() == "math" else "simple"

@@ -54,6 +54,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from xdsl.rewriter import InsertPoint
 
 from ktir.dialects.ktdp import kernel_grid
+from scheduler.analysis.compute_ops import latency_class
 from scheduler.analysis.device import device_of
 from scheduler.analysis.index_exprs import trip_count
 from scheduler.dialects.ktdf import (
@@ -96,14 +97,6 @@ def _has_reduction(p: PipelineOp) -> bool:
     return False
 
 
-def _latency_class(op: Operation) -> str:
-    if isinstance(op, arith.MulfOp | arith.MuliOp):
-        return "mul"
-    if isinstance(op, arith.DivfOp | arith.DivSIOp | arith.DivUIOp):
-        return "divide"
-    return "transcendental" if op.dialect_name() == "math" else "simple"
-
-
 def _tiles(op: Operation) -> int:
     cur = op.parent_op()
     while cur is not None and not isinstance(cur, func.FuncOp):
@@ -131,7 +124,7 @@ def _compute_bound(p: PipelineOp, device) -> bool:
         if unit is not None and unit.kind in kinds:
             for g in stage.body.block.walk():
                 if isinstance(g, linalg.GenericOp):
-                    lat = sum(unit.op_latency.get(_latency_class(o), 1) for o in g.body.block.ops
+                    lat = sum(unit.op_latency.get(latency_class(o), 1) for o in g.body.block.ops
                               if not isinstance(o, linalg.YieldOp | arith.ConstantOp))
                     compute += _executions(g, stage) * lat
             continue

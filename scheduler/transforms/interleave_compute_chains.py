@@ -29,16 +29,8 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
+from scheduler.analysis.compute_ops import latency_class
 from scheduler.analysis.device import device_of
-
-
-def latency_class(op: Operation) -> str:
-    """The latency class (arch.md §8) a body op lowers to."""
-    if isinstance(op, arith.MulfOp | arith.MuliOp):
-        return "mul"
-    if isinstance(op, arith.DivfOp | arith.DivSIOp | arith.DivUIOp):
-        return "divide"
-    return "transcendental" if op.dialect_name() == "math" else "simple"
 
 
 class InterleaveChains(RewritePattern):
