@@ -103,8 +103,8 @@ def run(
         "after this many iterations.", min=1)] = DEFAULT_LOOP_LIMIT,
     disable: Annotated[list[str] | None, typer.Option(
         help="Skip a pass of the pipeline by name (an optimisation: stage-coarsening, "
-        "loop-invariant-code-motion, interleave-compute-chains, sink-host-loops, "
-        "double-buffering). Repeatable.")] = None,
+        "loop-invariant-code-motion, unroll-compute-loops, interleave-compute-chains, "
+        "sink-host-loops, double-buffering). Repeatable.")] = None,
     opt_level: Annotated[int, typer.Option(
         "-O", help="Optimisation level: -O0 disables every optimisation pass (the naive "
         "schedule: one vector per transfer), -O1 (default) runs them.", min=0,

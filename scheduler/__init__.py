@@ -52,6 +52,7 @@ _PASSES = {
                                 "ReductionLoopExposurePass"),
     "loop-invariant-code-motion": ("transforms.loop_invariant_code_motion",
                                    "LoopInvariantCodeMotionPass"),
+    "unroll-compute-loops": ("transforms.unroll_compute_loops", "UnrollComputeLoopsPass"),
     "interleave-compute-chains": ("transforms.interleave_compute_chains",
                                   "InterleaveComputeChainsPass"),
     "address-assignment": ("transforms.address_assignment", "AddressAssignmentPass"),

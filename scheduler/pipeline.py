@@ -47,6 +47,7 @@ SCHEDULING: tuple[Step, ...] = (
     "stage-coarsening",
     "reduction-loop-exposure",
     "loop-invariant-code-motion",
+    "unroll-compute-loops",
     "interleave-compute-chains",
     "sink-host-loops",
     "double-buffering",
@@ -71,6 +72,7 @@ BACKEND: tuple[Step, ...] = (
 OPTIMISATIONS: tuple[str, ...] = (
     "stage-coarsening",
     "loop-invariant-code-motion",
+    "unroll-compute-loops",
     "interleave-compute-chains",
     "sink-host-loops",
     "double-buffering",

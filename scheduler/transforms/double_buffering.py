@@ -54,14 +54,12 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from xdsl.rewriter import InsertPoint
 
 from ktir.dialects.ktdp import kernel_grid
-from scheduler.analysis.compute_ops import latency_class
+from scheduler.analysis.compute_ops import has_reduction, latency_class
 from scheduler.analysis.device import device_of
 from scheduler.analysis.index_exprs import trip_count
 from scheduler.dialects.ktdf import (
     BufferPhaseOp,
     DataTransferOp,
-    LoopType,
-    LoopTypeAttr,
     PipelineOp,
     SelectMemrefOp,
     StageOp,
@@ -83,18 +81,6 @@ def enclosing_loops(p: Operation) -> list[scf.ForOp]:
 
 def _has_mask(p: PipelineOp) -> bool:
     return any(isinstance(op, DataTransferOp) and op.mask is not None for op in p.walk())
-
-
-def _has_reduction(p: PipelineOp) -> bool:
-    for op in p.walk():
-        if isinstance(op, scf.ForOp) and (op.iter_args or (
-                isinstance(lt := op.attributes.get("loop_type"), LoopTypeAttr)
-                and lt.data == LoopType.REDUCTION_LOOP)):
-            return True
-        if isinstance(op, linalg.GenericOp) and any(
-                str(it.data) != "parallel" for it in op.iterator_types):  # type: ignore
-            return True
-    return False
 
 
 def _tiles(op: Operation) -> int:
@@ -190,7 +176,7 @@ class DoubleBufferPipeline(RewritePattern):
         private = p.private_op
         if p.modulo is not None or private is None or _has_mask(p):
             return
-        if _has_reduction(p) and not _compute_bound(p, self.device):
+        if has_reduction(p) and not _compute_bound(p, self.device):
             return
         loops = enclosing_loops(p)
         trips = [trip_count(lp) for lp in loops]
