@@ -26,16 +26,17 @@ with a reduction (loops with `reduction_loop` or loop-carried values in a stage,
 with a reduction iterator) whose memory traffic outweighs their compute (`_compute_bound`):
 when the DMA of an instance takes longer than its compute, the next instance's prefetch only
 shares the memory's bandwidth with this instance's transfers, delaying the data this
-instance waits for (the softmax rows on spyre, 32 cores on one DDR: 2,581 -> 3,022 cycles);
-when compute dominates (a latency-bound chain per vector, as rmsnorm's four cores), the
-prefetch hides the DMA (rmsnorm_4core_4x1: 87,622 -> 69,933).
+instance waits for (the softmax example's rows on spyre, 32 cores on one DDR: 2,208 cycles,
+2,432 with two copies when its masks are set aside); when compute dominates (rmsnorm_4core_4x1's four cores, each with a
+quarter of the DDR), the prefetch hides the DMA (67,518 -> 49,840 cycles).
 
 The model, per instance: DMA cycles are the bytes of the transfers between global memory
 and the scratchpad over the narrower of the route's link and the core's share of a shared
 memory's bandwidth (`bytes_per_cycle` over the grid's tiles); compute cycles are, for each
 generic of the compute stage, its executions (the trip counts of its loops) times the sum of
-its body ops' latencies (the compute unit's `op_latency`: the chains of these bodies are
-dependent, so the ops do not overlap).
+its body ops' latencies (the compute unit's `op_latency`; an upper bound where chains
+interleave, enough to tell which side dominates: rmsnorm 1,174 against 768 per row, the
+softmax example's 32-core rows about 600 against 1,024).
 
 A RewritePattern on `ktdf.pipeline`. Idempotent: a pipeline with `modulo` is left alone.
 """
