@@ -23,8 +23,10 @@ partial is step j-1's result inside the fused body, so the fold keeps its order:
 the units feeding and draining them are unchanged. The same ops on the same values: bitwise
 the results of the loop it replaces.
 
-u: the body's latency chain over its issue time (the compute unit's `op_latency` and
-`op_interval`), at most 4, and a divisor of the trip count; u = 1 leaves the loop alone.
+u: the body's latency chain off the fold's recurrence over the issue time of the whole
+body (the compute unit's `op_latency` and `op_interval`), rounded up, at most 4, and a
+divisor of the trip count; u = 1 leaves the loop alone. A pure fold (a running maximum) is
+left alone: its steps are one chain whatever the unrolling.
 Which loops: `scf.for` with constant bounds in a stage of a reducing pipeline whose body is
 FIFO reads, `tensor.empty`, constants, exactly one `linalg.generic` on tensors and FIFO
 writes, and does not read its index. A reducing pipeline holds its row in the scratchpad
@@ -32,8 +34,8 @@ before its compute passes run, so they are paced by their own chains; an element
 pipeline's compute loop is paced by the vectors streaming in, and unrolling it gained
 nothing there (the golden cases: -18 to +3 cycles, most +1), so it is left alone.
 
-A RewritePattern on `scf.for`; idempotent in effect (an unrolled body's chain is covered by
-its issue time, so u = 1 on a second run).
+A RewritePattern on `scf.for`; idempotent (an unrolled body's chain is covered by its issue
+time, so u = 1 on a second run).
 """
 
 from __future__ import annotations
@@ -74,18 +76,26 @@ class UnrollComputeLoop(RewritePattern):
         self.latency = latency
         self.interval = interval
 
-    def factor(self, g: linalg.GenericOp, trip: int) -> int:
+    def factor(self, g: linalg.GenericOp, carried: dict[int, int], trip: int) -> int:
+        """ceil(chain / issue): the longest latency path through the ops off the fold's
+        recurrence (those not reading a carried partial, even indirectly: the fold's order
+        is kept, so unrolling cannot shorten it) over the issue time of the whole body."""
+        body = g.body.block
+        rec: set[SSAValue] = {body.args[len(g.inputs) + i] for i in carried}
         ready: dict[Operation, float] = {}
         issue = 0.0
-        for op in g.body.block.ops:
+        for op in body.ops:
             if isinstance(op, linalg.YieldOp | arith.ConstantOp):
                 continue
             cls = latency_class(op)
+            issue += self.interval.get(cls, 1)
+            if any(o in rec for o in op.operands):
+                rec.update(op.results)
+                continue
             t = max((ready[o.owner] for o in op.operands if o.owner in ready), default=0.0)
             ready[op] = t + self.latency.get(cls, 1)
-            issue += self.interval.get(cls, 1)
         chain = max(ready.values(), default=0.0)
-        u = min(MAX_UNROLL, math.ceil(chain / issue)) if issue else 1
+        u = max(1, min(MAX_UNROLL, math.ceil(chain / issue))) if issue else 1
         while u > 1 and trip % u:
             u -= 1
         return u
@@ -106,7 +116,7 @@ class UnrollComputeLoop(RewritePattern):
         carried = self.carried_outputs(loop, g, yld)
         if carried is None:
             return
-        u = self.factor(g, trip)
+        u = self.factor(g, carried, trip)
         if u < 2:
             return
         self.rewrite(loop, g, yld, ops, carried, u, rewriter)
