@@ -114,6 +114,7 @@ class Run:
         self.procs: list[Process] = []
         self.warnings: list[str] = []
         self.launches = 0
+        self.spans: list[tuple[str, int, int]] = []  # (body function, first, last cycle)
         self.costs: dict[str, list[tuple[float, float, str, int]]] = {}
 
     def start(self, memory_init: MemoryInit | None) -> None:
@@ -166,6 +167,7 @@ class Run:
     def launch(self, fn: FuncOp, scope: dict[int, object]) -> None:
         assert self.compiler is not None
         body = self.compiler.body(fn)
+        start = self.t
         envs = located(body.prelude, scope)
         races = RaceChecker() if self.check_races else None
         eng = Engine(self.machine, cycle_limit=self.cycle_limit, trace=self.trace, races=races,
@@ -199,6 +201,7 @@ class Run:
         self.procs.extend(procs)
         self.t = max([self.t, *(p.end for p in procs)])
         self.launches += 1
+        self.spans.append((fn.sym_name.data, cycles(start), cycles(self.t)))
         self._leftovers()
 
     def _leftovers(self) -> None:
@@ -244,7 +247,7 @@ class Run:
             roofline=self.device.roofline(self.work) if self.work is not None else None,
             events=events, warnings=warnings,
             trace_events=chrome_trace(self.procs, self.device) if self.trace else None,
-            launches=self.launches, wall_seconds=wall)
+            launches=self.launches, wall_seconds=wall, launch_spans=list(self.spans))
 
 
 def _entry(funcs: dict[str, FuncOp], entry: str) -> FuncOp:

@@ -55,6 +55,8 @@ class EmulationResult:
     trace_events: list[dict] | None = None
     launches: int = 0
     wall_seconds: float = 0.0
+    # per launch of a compute group's body: (function, first cycle, last cycle)
+    launch_spans: list[tuple[str, int, int]] = field(default_factory=list)
 
     @property
     def seconds(self) -> float:

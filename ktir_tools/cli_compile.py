@@ -59,7 +59,8 @@ def compile_cmd(
     disable: Annotated[list[str] | None, typer.Option(
         help="Skip a pass of the pipeline by name (an optimisation: stage-coarsening, "
         "loop-invariant-code-motion, unroll-compute-loops, interleave-compute-chains, "
-        "sink-host-loops, double-buffering). Repeatable.")] = None,
+        "sink-host-loops, double-buffering, parallelize-loops-across-instances). "
+        "Repeatable.")] = None,
     opt_level: Annotated[int, typer.Option(
         "-O", help="Optimisation level: -O0 disables every optimisation pass (the naive "
         "schedule: one vector per transfer), -O1 (default) runs them.", min=0,
@@ -79,6 +80,11 @@ def compile_cmd(
     verify_each: Annotated[bool, typer.Option(
         "--verify-each", help="Verify the IR after every step, not only where each group of "
         "the pipeline ends.")] = False,
+    schedule_report: Annotated[bool, typer.Option(
+        "--schedule-report", help="Print on stderr, per compute group, what the scheduler "
+        "chose at the post_scheduling checkpoint (stages, what each transfer moves, buffers, "
+        "copies, instances) and its predicted cycles (`ktir run --schedule-report` adds the "
+        "emulated ones).")] = False,
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="No progress lines.")] = False,
 ) -> None:
@@ -98,10 +104,17 @@ def compile_cmd(
         _emit_spyrecode(kernel, device, stop_at, disable, arg, output, progress, timings)
         return
 
+    report: list[str] = []
+
     def after_step(name, module, seconds) -> None:
         progress.done(seconds)
         if print_ir_after_all:
             sys.stderr.write(f"// -----// IR Dump After {name} //----- //\n{module!s}\n\n")
+        if schedule_report and name == "post_scheduling":
+            from arch_descriptions.model import device_from_module
+            from scheduler.analysis.schedule_model import describe, format_report
+
+            report.extend(format_report(describe(module, device_from_module(module))))
 
     result = compile_kernel(kernel, device, emit=emit, stop_at=stop_at, disable=disable or (),
                             args=parse_args(arg or []),
@@ -126,6 +139,9 @@ def compile_cmd(
         except OSError as e:
             raise fail(f"cannot write to '{output}': {e.strerror}") from None
         typer.echo(f"wrote {path}", err=True)
+    if schedule_report:
+        typer.echo("\n".join(report) if report else "schedule report: the pipeline stopped "
+                   "before the post_scheduling checkpoint", err=True)
     if timings:
         typer.echo(timing_table(result.steps, result.parse_seconds), err=True)
 

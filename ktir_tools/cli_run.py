@@ -104,11 +104,16 @@ def run(
     disable: Annotated[list[str] | None, typer.Option(
         help="Skip a pass of the pipeline by name (an optimisation: stage-coarsening, "
         "loop-invariant-code-motion, unroll-compute-loops, interleave-compute-chains, "
-        "sink-host-loops, double-buffering). Repeatable.")] = None,
+        "sink-host-loops, double-buffering, parallelize-loops-across-instances). "
+        "Repeatable.")] = None,
     opt_level: Annotated[int, typer.Option(
         "-O", help="Optimisation level: -O0 disables every optimisation pass (the naive "
         "schedule: one vector per transfer), -O1 (default) runs them.", min=0,
         max=1)] = 1,
+    schedule_report: Annotated[bool, typer.Option(
+        "--schedule-report", help="Print, per compute group, what the scheduler chose "
+        "(stages, what each transfer moves, buffers, copies, instances) and its predicted "
+        "cycles beside the emulated ones (--json: key 'schedule').")] = False,
     json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
 ) -> None:
@@ -164,6 +169,7 @@ def run(
                                loop_limit=loop_limit,
                                dump_programs=dump_programs,
                                disable=disabled_passes(disable or (), opt_level),
+                               schedule_report=schedule_report,
                                on_step=progress.start,
                                after_step=lambda name, module, s: progress.done(s))
     except EmulationError as e:
@@ -180,6 +186,11 @@ def run(
     else:
         for line in _describe(report):
             typer.echo(line)
+        if report.schedule is not None:
+            from scheduler.analysis.schedule_model import format_report
+
+            for line in format_report(report.schedule, report.group_cycles()):
+                typer.echo("  " + line)
         if trace is not None:
             typer.echo(f"  trace      {trace}")
         typer.echo("PASS" if report.match else "FAIL")

@@ -54,6 +54,15 @@ class RunReport:
     atol: float = 0.0
     work: Any = None  # arch_descriptions.model.Work: what the bound charges (ktir_tools/work.py)
     notes: list[str] = field(default_factory=list)  # runtime_args given no value (stderr)
+    schedule: list[Any] | None = None  # scheduler.analysis.schedule_model.Group, when asked
+
+    def group_cycles(self) -> dict[str, int]:
+        """Emulated cycles per compute group (summed over its launches)."""
+        out: dict[str, int] = {}
+        for name, first, last in self.emulation.launch_spans:
+            group = name.removesuffix("_body")
+            out[group] = out.get(group, 0) + last - first
+        return out
 
     @property
     def match(self) -> bool:
@@ -85,7 +94,23 @@ class RunReport:
             "bytes_per_memory": {k: n for k, (n, _) in em.memory_ports.items()},
             "warnings": list(em.warnings),
             "notes": list(self.notes),
+            **({"schedule": self.schedule_json()} if self.schedule is not None else {}),
         }
+
+    def schedule_json(self) -> list[dict[str, Any]]:
+        got = self.group_cycles()
+        return [{"group": g.name, "tiles": g.tiles, "predicted_cycles": round(g.predicted),
+                 "emulated_cycles": got.get(g.name),
+                 "pipelines": [{"instances": p.instances, "buffer_copies": p.copies,
+                                "predicted_cycles": round(p.predicted),
+                                "stages": [{"unit": s.unit, "cycles": round(s.cycles),
+                                            "moves": s.moves, "ops": s.ops}
+                                           for s in p.stages],
+                                "buffers": [{"name": b.name, "memory": b.memory,
+                                             "shape": list(b.shape), "element": b.element,
+                                             "bytes": b.bytes} for b in p.buffers]}
+                               for p in g.pipelines]}
+                for g in self.schedule or ()]
 
 
 def compare(name: str, got: np.ndarray, want: np.ndarray, rtol: float = 0.0,
@@ -288,13 +313,15 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
                   function: str | None = None, rtol: float = 0.0, atol: float = 0.0,
                   trace: bool = False, cycle_limit: int = 10**9,
                   loop_limit: int = DEFAULT_LOOP_LIMIT, dump_programs=None,
-                  on_step=None, after_step=None, disable: Sequence[str] = ()) -> RunReport:
+                  on_step=None, after_step=None, disable: Sequence[str] = (),
+                  schedule_report: bool = False) -> RunReport:
     """Compile `kernel` for `device`, emulate it, compare with the reference interpreter.
     Raises `KtirDiagnostic` (compile) or `emulator.EmulationError` (execution).
 
     `dump_programs` (default $KTIR_DUMP_PROGRAMS): a folder for the DataflowIR
     (`<kernel>.dfir.mlir`) and the Python the emulator generates from it. `disable`: passes
-    of the pipeline to skip, by name (`ktir compile --disable`)."""
+    of the pipeline to skip, by name (`ktir compile --disable`). `schedule_report`: describe
+    the schedule at the post_scheduling checkpoint (`RunReport.schedule`)."""
     from emulator import emulate
     from emulator.sources import dump_dir
     from ktir.context import load_module
@@ -307,9 +334,17 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
 
     source = load_module(kernel)
     t0 = time.perf_counter()
+    at_checkpoint: list[Any] = []
+
+    def after(name: str, module, seconds: float) -> None:
+        if schedule_report and name == "post_scheduling":
+            at_checkpoint.append(module.clone())
+        if after_step is not None:
+            after_step(name, module, seconds)
+
     compiled = compile_module(source.clone(), device, args=compile_time_args(source, args,
                                                                              function),
-                              disable=disable, on_step=on_step, after_step=after_step)
+                              disable=disable, on_step=on_step, after_step=after)
     dev = compiled.device
     check_compiled(compiled.module, dev)
     t1 = time.perf_counter()
@@ -331,6 +366,10 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
     report = RunReport(ref.kernel, dev.name, int(np.prod(ref.grid)), t1 - t0, t2 - t1, t3 - t2,
                        sum(1 for o in compiled.module.walk() if isinstance(o, ProgramUnitOp)),
                        em, rtol=rtol, atol=atol, work=work, notes=default_notes(ref.specs))
+    if at_checkpoint:
+        from scheduler.analysis.schedule_model import describe
+
+        report.schedule = describe(at_checkpoint[0], dev)
     checked: list[tuple[int, int]] = []
     for name, want in ref.outputs.items():
         spec = ref.buffer(name)

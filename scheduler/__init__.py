@@ -44,6 +44,8 @@ _PASSES = {
     "subsume-linearize-index": ("transforms.subsume_linearize_index",
                                 "SubsumeLinearizeIndexPass"),
     "double-buffering": ("transforms.double_buffering", "DoubleBufferingPass"),
+    "parallelize-loops-across-instances": ("transforms.parallelize_loops_across_instances",
+                                           "ParallelizeLoopsAcrossInstancesPass"),
     "tile-invariant-groups": ("transforms.tile_invariant_groups", "TileInvariantGroupsPass"),
     "split-distributed-views": ("transforms.split_distributed_views",
                                 "SplitDistributedViewsPass"),

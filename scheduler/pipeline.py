@@ -51,6 +51,7 @@ SCHEDULING: tuple[Step, ...] = (
     "interleave-compute-chains",
     "sink-host-loops",
     "double-buffering",
+    "parallelize-loops-across-instances",
     "affine-min-canonicalization",
     "subsume-linearize-index",
     Checkpoint.POST_SCHEDULING,
@@ -76,6 +77,7 @@ OPTIMISATIONS: tuple[str, ...] = (
     "interleave-compute-chains",
     "sink-host-loops",
     "double-buffering",
+    "parallelize-loops-across-instances",
 )
 
 GROUPS: dict[str, tuple[Step, ...]] = {

@@ -15,28 +15,46 @@ from spyrecode.dialects.dataflow import GetUnitOp
 from spyrecode.dialects.uniform import DefImmutableMappingOp, QueryMapOp
 
 
+def unit_key(kind: str, instance: int | None = None) -> str:
+    """The name work is bound to: the unit kind, or for a corelet-level unit of another
+    instance than the first (`parallelize-loops-across-instances`) `KIND-CL<k>`."""
+    return kind if not instance else f"{kind}-CL{instance}"
+
+
+def split_key(key: str) -> tuple[str, int]:
+    """(kind, instance) of a `unit_key`."""
+    kind, sep, k = key.rpartition("-CL")
+    if sep and k.isdigit():
+        return kind, int(k)
+    return key, 0
+
+
+def get_unit_key(op: GetUnitOp) -> str:
+    return unit_key(op.kind, op.corelet)
+
+
 def table_kind(table: SSAValue) -> str | None:
-    """The unit kind a tile -> unit table maps to (None for any other table)."""
+    """The unit key a tile -> unit table maps to (None for any other table)."""
     owner = table.owner
     if isinstance(owner, DefImmutableMappingOp) and owner.values:
         unit = owner.values[0].owner
         if isinstance(unit, GetUnitOp):
-            return unit.kind
+            return get_unit_key(unit)
     return None
 
 
 def unit_kind(handle: SSAValue) -> str | None:
-    """The kind of unit a handle names: a query of a unit table, or a `get_unit`."""
+    """The unit key a handle names: a query of a unit table, or a `get_unit`."""
     owner = handle.owner
     if isinstance(owner, QueryMapOp):
         return table_kind(owner.mapping)
     if isinstance(owner, GetUnitOp):
-        return owner.kind
+        return get_unit_key(owner)
     return None
 
 
 def queried_units(block: Block) -> dict[str, SSAValue]:
-    """Kind -> the (last) query of that kind's unit table among the block's ops."""
+    """Unit key -> the (last) query of that key's unit table among the block's ops."""
     out: dict[str, SSAValue] = {}
     for op in block.ops:
         if isinstance(op, QueryMapOp) and (k := table_kind(op.mapping)) is not None:

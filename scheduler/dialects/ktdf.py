@@ -83,7 +83,7 @@ from scheduler.dialects.ktdf_types import (
 )
 
 __all__ = [
-    "BufferPhaseOp", "CreateTokenOp", "DataTransferOp", "FifoAllocateOp", "FifoSlotType",
+    "INSTANCE", "BufferPhaseOp", "CreateTokenOp", "DataTransferOp", "FifoAllocateOp", "FifoSlotType",
     "IndDataTransferOp", "Ktdf", "LoopType", "LoopTypeAttr", "OpaqueOp", "ParallelOp",
     "ParallelYieldOp", "PipelineOp", "PrivateOp", "PrivateYieldOp", "ReadFromFifoOp",
     "SelectMemrefOp", "StageOp", "TilingDeriveSizeOp", "TilingLinearizeIndexOp",
@@ -225,6 +225,11 @@ def _is_token_source(v: SSAValue) -> bool:
     return False
 
 
+INSTANCE = "instance"
+"""Attribute of a `ktdf.stage` (an i64): which instance of its corelet-level unit kind runs it
+(`parallelize-loops-across-instances`; absent: the first)."""
+
+
 @irdl_op_definition
 class StageOp(UnitsMixin):
     """`ktdf.stage depends_in(%t0 | none) depends_out(%t1 | none) { ... } {applicable_units =
@@ -258,6 +263,9 @@ class StageOp(UnitsMixin):
                     raise VerifyException(
                         f"{what} operand must originate from ktdf.create_token or ktdf.private "
                         "operation yielding a token created by ktdf.create_token")
+        inst = self.attributes.get(INSTANCE)
+        if inst is not None and not (isinstance(inst, IntegerAttr) and inst.value.data >= 0):
+            raise VerifyException(f"'{INSTANCE}' must be a non-negative integer, got {inst}")
 
 
 @irdl_op_definition

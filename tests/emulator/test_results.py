@@ -67,12 +67,14 @@ def test_no_bound_without_the_work() -> None:
 
 def test_unit_stats(add_run) -> None:
     r = add_run
-    assert len(r.units) == 32 * 5
-    sfu = r.units["C0-SFU-CL0"]
-    assert sfu.kind == "SFU"
-    assert sfu.events == 3 * 4
-    assert sfu.busy == 3 * 2  # per row: one add (interval 1), one 128 B send at 128 B/cycle
-    assert sfu.end <= r.cycles
+    assert len(r.units) == 32 * 8  # 2 DMA units, and the 3 units of each sub-core
+    # the tile's 3 rows over the two sub-cores (parallelize-loops-across-instances): 2 and 1
+    for name, rows in (("C0-SFU-CL0", 2), ("C0-SFU-CL1", 1)):
+        sfu = r.units[name]
+        assert sfu.kind == "SFU"
+        assert sfu.events == rows * 4
+        assert sfu.busy == rows * 2  # per row: one add (interval 1), one 128 B send
+        assert sfu.end <= r.cycles
     dma = r.units["C0-MNILU"]
     assert dma.stalled["dma"] > 0  # it waits for its transfers before signalling
 
@@ -82,8 +84,8 @@ def test_chrome_trace_has_one_track_per_unit(add_run, tmp_path: Path) -> None:
     add_run.write_trace(out)
     events = json.loads(out.read_text())["traceEvents"]
     names = {e["tid"]: e["args"]["name"] for e in events if e.get("name") == "thread_name"}
-    assert len(names) == 32 * 5
-    assert len(set(names.values())) == 32 * 5
+    assert len(names) == 32 * 8
+    assert len(set(names.values())) == 32 * 8
     slices = [e for e in events if e["ph"] == "X"]
     assert {e["tid"] for e in slices} == set(names)
     assert {"dma", "vector_load", "send", "binary", "vector_store"} <= {e["name"] for e in slices}

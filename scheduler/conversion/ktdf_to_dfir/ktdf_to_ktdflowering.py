@@ -38,8 +38,8 @@ from ktir.diagnostics import op_error
 from ktir.dialects.ktdp import GetComputeTileIdOp, kernel_grid
 from scheduler.analysis.device import device_of
 from scheduler.analysis.index_exprs import index_constant, linear_iteration
-from scheduler.analysis.units import queried_units
-from scheduler.dialects.ktdf import DataTransferOp, PipelineOp, StageOp
+from scheduler.analysis.units import queried_units, split_key, unit_key
+from scheduler.dialects.ktdf import INSTANCE, DataTransferOp, PipelineOp, StageOp
 from scheduler.dialects.ktdf_lowering import ExecuteOnOp, SignalOp
 from scheduler.dialects.ktdf_types import const_int
 from scheduler.rewriting import apply_patterns
@@ -53,20 +53,28 @@ def memory_kind(t) -> str | None:
     return None
 
 
+def stage_key(stage: StageOp) -> str:
+    """The unit a stage is bound to: its kind, on the corelet its `instance` attribute names
+    (`parallelize-loops-across-instances`; none: the first)."""
+    inst = stage.attributes.get(INSTANCE)
+    return unit_key(stage.applicable_units[0],
+                    inst.value.data if isinstance(inst, IntegerAttr) else None)
+
+
 def _kinds_used(fn: func.FuncOp, device) -> tuple[list[str], list[str]]:
     units: list[str] = []
     memories: list[str] = []
     for op in fn.walk():
-        if isinstance(op, StageOp):
-            for k in op.applicable_units:
-                if k not in units:
-                    units.append(k)
+        if isinstance(op, StageOp) and op.applicable_units:
+            k = stage_key(op)
+            if k not in units:
+                units.append(k)
         for v in (*op.operands, *op.results):
             k = memory_kind(v.type)
             if k is not None and k not in memories:
                 memories.append(k)
     for k in units:
-        if k not in device.units:
+        if split_key(k)[0] not in device.units:
             raise op_error(fn, f'stages run on "{k}", which is not a unit of device '
                                f"@{device.name}")
     return units, memories
@@ -93,25 +101,28 @@ def _materialise(fn: func.FuncOp, device, tiles: int, units: list[str], memories
         tile = t.ids[0]
     keys = [index_constant(c) for c in range(tiles)]
     new += keys
-    for kind in units + memories:
-        n = tiles if active is None or kind in memories else min(active, tiles)
+    for key in units + memories:
+        kind, inst = split_key(key) if key in units else (key, 0)
+        n = tiles if active is None or key in memories else min(active, tiles)
         is_memory = kind in device.memories
         per_core = (device.memories[kind].per_core if is_memory
                     else device.units[kind].per_core)
+        hint = key.lower().replace("-", "_")
         if per_core == 0:  # outside the cores (the global memory): one unit
             g = GetUnitOp(device.resource_id(kind, 0), kind)
-            g.unit.name_hint = kind.lower()
+            g.unit.name_hint = hint
             new.append(g)
             continue
         gets = []
         for c in range(n):
-            g = GetUnitOp(device.resource_id(kind, c), kind, core=c)
-            g.unit.name_hint = f"{kind.lower()}_{c}"
+            g = GetUnitOp(device.resource_id(kind, c, inst or None), kind, core=c,
+                          corelet=inst or None)
+            g.unit.name_hint = f"{hint}_{c}"
             gets.append(g)
         table = DefImmutableMappingOp([(k.result, g.unit) for k, g in zip(keys, gets)])
-        table.result.name_hint = f"{kind.lower()}_of_tile"
+        table.result.name_hint = f"{hint}_of_tile"
         query = QueryMapOp(table.result, tile)
-        query.result.name_hint = kind.lower()
+        query.result.name_hint = hint
         new += [*gets, table, query]
     rewriter.insert(new, InsertPoint.at_start(block))  # after the tile id op moved
 
@@ -337,7 +348,7 @@ class LowerPipeline(RewritePattern):
             if len(s.applicable_units) != 1:
                 raise op_error(s, "every stage must be bound to exactly one unit kind before "
                                   "lowering (run path-expansion)")
-            kinds.append(s.applicable_units[0])
+            kinds.append(stage_key(s))
         fn = pipeline.parent_op()
         while fn is not None and not isinstance(fn, func.FuncOp):
             fn = fn.parent_op()

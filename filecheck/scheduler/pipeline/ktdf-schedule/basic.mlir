@@ -3,8 +3,10 @@
 /// The scheduling group after the frontend (sample device, 2x2 grid): every pipeline is routed
 /// through L1 (stages bound to MNILU, L1LU, SFU, L1SU, MNISU), coarsened to one 2x64 block
 /// per tile (stage-coarsening: one DMA per block, one block per tile, so double-buffering has
-/// nothing to overlap), its two L1 buffers get element addresses 0 and 128 (stick-aligned),
-/// and the grid becomes 1-D with the tile coordinates rebuilt from the linear id.
+/// nothing to overlap), the block's two rows are split over the two sub-cores
+/// (parallelize-loops-across-instances: load, compute and store stages once per sub-core),
+/// its two L1 buffers get element addresses 0 and 128 (stick-aligned), and the grid becomes
+/// 1-D with the tile coordinates rebuilt from the linear id.
 
 // CHECK-LABEL: func.func @local_schedule_0(
 // CHECK-SAME:    attributes {grid = [4 : i64]}
@@ -18,9 +20,12 @@
 // CHECK-NEXT:      %[[A1:.*]] = arith.constant 128 : index
 // CHECK-NEXT:      builtin.unrealized_conversion_cast %[[A1]] : index to memref<2x64xf16, "L1">
 // CHECK:         } {applicable_units = ["MNILU"]}
-// CHECK:         } {applicable_units = ["L1LU"]}
-// CHECK:         } {applicable_units = ["SFU"]}
-// CHECK:         } {applicable_units = ["L1SU"]}
+// CHECK:         } {applicable_units = ["L1LU"], instance = 0 : i64}
+// CHECK:         } {applicable_units = ["SFU"], instance = 0 : i64}
+// CHECK:         } {applicable_units = ["L1SU"], instance = 0 : i64}
+// CHECK:         } {applicable_units = ["L1LU"], instance = 1 : i64}
+// CHECK:         } {applicable_units = ["SFU"], instance = 1 : i64}
+// CHECK:         } {applicable_units = ["L1SU"], instance = 1 : i64}
 // CHECK:         } {applicable_units = ["MNISU"]}
 // CHECK-NOT:     memref.alloc
 

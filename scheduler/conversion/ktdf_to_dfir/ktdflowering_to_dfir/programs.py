@@ -21,7 +21,13 @@ from xdsl.rewriter import InsertPoint
 
 from ktir.diagnostics import op_error
 from ktir.dialects import ktdp
-from scheduler.analysis.units import global_unit, queried_units
+from scheduler.analysis.units import (
+    get_unit_key,
+    global_unit,
+    queried_units,
+    split_key,
+    unit_key,
+)
 from scheduler.dialects.ktdf import CreateTokenOp, FifoAllocateOp
 from scheduler.dialects.ktdf_lowering import ExecuteOnOp
 from spyrecode.dialects.dataflow import GetUnitOp, ProgramUnitOp
@@ -70,6 +76,13 @@ class Program:
         or (`outside_cores`, for memories) the one `get_unit` of a kind outside the cores."""
         if kind is None:
             return None
+        own = split_key(self.kind)[1]
+        if own:  # a program of another corelet than the first: that corelet's units
+            key = unit_key(kind, own)
+            if key in self.handles:
+                return self.handles[key]
+            if key == self.kind:
+                return self.op.iter_arg
         found = self.handles.get(kind)
         if found is None and kind == self.kind:
             found = self.op.iter_arg
@@ -171,7 +184,7 @@ class BuildPrograms(RewritePattern):
         kinds = _bound_kinds(block)
         if not kinds:
             return
-        gets = {k: [o for o in block.ops if isinstance(o, GetUnitOp) and o.kind == k]
+        gets = {k: [o for o in block.ops if isinstance(o, GetUnitOp) and get_unit_key(o) == k]
                 for k in kinds}
         for kind in kinds:
             if not gets[kind]:
@@ -184,10 +197,10 @@ class BuildPrograms(RewritePattern):
             units = gets[kind]
             keys = [arith.ConstantOp.from_int_and_width(u.core or 0, IndexType()) for u in units]
             table = DefImmutableMappingOp([(u.unit, k.result) for u, k in zip(units, keys)])
-            table.result.name_hint = f"tile_of_{kind.lower()}"
+            table.result.name_hint = f"tile_of_{kind.lower().replace('-', '_')}"
             new_ops += [*keys, table]
             body = Block(arg_types=[IndexType()])
-            body.args[0].name_hint = kind.lower()
+            body.args[0].name_hint = kind.lower().replace("-", "_")
             tile = QueryMapOp(table.result, body.args[0])
             tile.result.name_hint = "tile"
             body.add_op(tile)
