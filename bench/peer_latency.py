@@ -31,7 +31,7 @@ emulator's, so the machine's load does not change them):
     softmax_small                       144        475       3.30x       284          46%  match
     matmul_small                        392          -   (linalg.matmul: no lowering yet)
     rmsnorm_4core_4x1                 82950      49840       0.60x     49152           0%  match
-    softmax_fwd_ktir 4096x1024       147456     131545       0.89x    131072           0%  match
+    softmax_fwd_ktir 4096x1024       147456     131539       0.89x    131072           0%  match
     layernorm_fwd_ktir 1151x8192     925060     589682       0.64x    589348           0%  match
     rope_fwd_4x2 163840x128          794624     671960       0.85x    663552           0%  match
     matmul_fwd_ktir                  634880          -   (linalg.matmul: no lowering yet)
