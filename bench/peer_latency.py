@@ -22,23 +22,26 @@ every kernel they estimate at >= 10,000 cycles. A kernel we cannot run yet shows
 diagnostic's first line. `--quick` leaves out the kernels of more than a minute of emulation.
 
 Measured 2026-12-02 (ktir-cpu at its mirror's HEAD 9e03d63, our main after the schedule
-passes of issue 14; cycles are the emulator's, so the machine's load does not change them):
+passes of issue 14 and the reduction ones: loop-invariant-code-motion, unroll-compute-loops,
+interleave-compute-chains, double-buffering of compute-bound reductions; cycles are the
+emulator's, so the machine's load does not change them):
 
     kernel                         ktir-cpu       ours ours/theirs     bound latency share  match
     vector_add_ktir                     194        367       1.89x       348          60%  match
-    softmax_small                       144        485       3.37x       284          45%  match
+    softmax_small                       144        475       3.30x       284          46%  match
     matmul_small                        392          -   (linalg.matmul: no lowering yet)
-    rmsnorm_4core_4x1                 82950     100876       1.22x     49152           0%  match (over)
-    softmax_fwd_ktir 4096x1024       147456     132080       0.90x    131072           0%  match
-    layernorm_fwd_ktir 1151x8192     925060     591772       0.64x    589348           0%  match
+    rmsnorm_4core_4x1                 82950      49840       0.60x     49152           0%  match
+    softmax_fwd_ktir 4096x1024       147456     131539       0.89x    131072           0%  match
+    layernorm_fwd_ktir 1151x8192     925060     589682       0.64x    589348           0%  match
     rope_fwd_4x2 163840x128          794624     671960       0.85x    663552           0%  match
     matmul_fwd_ktir                  634880          -   (linalg.matmul: no lowering yet)
     paged_attention                   18928          -   (tensor.collapse_shape merging dims > 1)
 
-Before this session's schedule work: softmax_fwd_ktir 227,584, rope_fwd_4x2 2,594,400,
-rmsnorm_4core_4x1 490,752 (layernorm_fwd_ktir did not run). The small kernels are
-latency-bound on a pipelined machine (ktir-cpu's model has no memory latency); rmsnorm's
-second pass re-reads its row per column block (a group per block, not per row).
+Before the reduction passes: softmax_small 485, rmsnorm_4core_4x1 100,876, softmax_fwd_ktir
+132,080, layernorm_fwd_ktir 591,772; before issue 14's schedule work: softmax_fwd_ktir
+227,584, rope_fwd_4x2 2,594,400, rmsnorm_4core_4x1 490,752 (layernorm_fwd_ktir did not
+run). The small kernels are latency-bound on a pipelined machine (ktir-cpu's model has no
+memory latency).
 
 ktir-cpu is read as bench/interpreter.py reads it (a checkout, or a bare mirror whose HEAD is
 exported to a temporary folder); nothing of it is imported here.

@@ -574,3 +574,35 @@ __all__ = [
     "supported_list",
     "unsupported",
 ]
+
+
+def latency_class(op: Operation) -> str:
+    """The latency class (shared/spec/arch.md §8) a generic body op lowers to, for the
+    passes that estimate or order compute: a multiply is `mul`, a divide `divide`, a `math`
+    function `transcendental` (its lane estimate), anything else `simple`."""
+    from xdsl.dialects import arith
+
+    if isinstance(op, arith.MulfOp | arith.MuliOp):
+        return "mul"
+    if isinstance(op, arith.DivfOp | arith.DivSIOp | arith.DivUIOp):
+        return "divide"
+    return "transcendental" if op.dialect_name() == "math" else "simple"
+
+
+def has_reduction(pipeline: Operation) -> bool:
+    """Whether a `ktdf.pipeline` reduces: a loop with `reduction_loop` or loop-carried values
+    in a stage, or a generic with a reduction iterator."""
+    from xdsl.dialects import scf
+    from xdsl.dialects.linalg import ops as linalg
+
+    from scheduler.dialects.ktdf import LoopType, LoopTypeAttr
+
+    for op in pipeline.walk():
+        if isinstance(op, scf.ForOp) and (op.iter_args or (
+                isinstance(lt := op.attributes.get("loop_type"), LoopTypeAttr)
+                and lt.data == LoopType.REDUCTION_LOOP)):
+            return True
+        if isinstance(op, linalg.GenericOp) and any(
+                str(it.data) != "parallel" for it in op.iterator_types):  # type: ignore
+            return True
+    return False

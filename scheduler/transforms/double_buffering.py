@@ -21,9 +21,22 @@ global memory are left alone) that stages of two different unit kinds touch. Whi
 pipelines: directly inside `scf.for` loops with constant bounds of at least two iterations
 in all, without `modulo` yet, whose copies fit the scratchpad's capacity (the device
 model's `size`, with every buffer of the pipeline counted twice). Left alone: pipelines
+with masked transfers (masked.py addresses their buffer element by element), and pipelines
 with a reduction (loops with `reduction_loop` or loop-carried values in a stage, a generic
-with a reduction iterator — the reduction pipelines keep their own handshakes), and with
-masked transfers (masked.py addresses their buffer element by element).
+with a reduction iterator) whose memory traffic outweighs their compute (`_compute_bound`):
+when the DMA of an instance takes longer than its compute, the next instance's prefetch only
+shares the memory's bandwidth with this instance's transfers, delaying the data this
+instance waits for (the softmax example's rows on spyre, 32 cores on one DDR: 2,208 cycles,
+2,432 with two copies when its masks are set aside); when compute dominates (rmsnorm_4core_4x1's four cores, each with a
+quarter of the DDR), the prefetch hides the DMA (67,518 -> 49,840 cycles).
+
+The model, per instance: DMA cycles are the bytes of the transfers between global memory
+and the scratchpad over the narrower of the route's link and the core's share of a shared
+memory's bandwidth (`bytes_per_cycle` over the grid's tiles); compute cycles are, for each
+generic of the compute stage, its executions (the trip counts of its loops) times the sum of
+its body ops' latencies (the compute unit's `op_latency`; an upper bound where chains
+interleave, enough to tell which side dominates: rmsnorm 1,174 against 768 per row, the
+softmax example's 32-core rows 774 against 1,024).
 
 A RewritePattern on `ktdf.pipeline`. Idempotent: a pipeline with `modulo` is left alone.
 """
@@ -33,7 +46,7 @@ from __future__ import annotations
 import math
 
 from xdsl.context import Context
-from xdsl.dialects import memref, scf
+from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, SSAValue
@@ -41,13 +54,13 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
+from ktir.dialects.ktdp import kernel_grid
+from scheduler.analysis.compute_ops import has_reduction, latency_class
 from scheduler.analysis.device import device_of
 from scheduler.analysis.index_exprs import trip_count
 from scheduler.dialects.ktdf import (
     BufferPhaseOp,
     DataTransferOp,
-    LoopType,
-    LoopTypeAttr,
     PipelineOp,
     SelectMemrefOp,
     StageOp,
@@ -67,18 +80,72 @@ def enclosing_loops(p: Operation) -> list[scf.ForOp]:
     return list(reversed(loops))
 
 
-def _has_reduction(p: PipelineOp) -> bool:
-    for op in p.walk():
-        if isinstance(op, scf.ForOp) and (op.iter_args or (
-                isinstance(lt := op.attributes.get("loop_type"), LoopTypeAttr)
-                and lt.data == LoopType.REDUCTION_LOOP)):
-            return True
-        if isinstance(op, linalg.GenericOp) and any(
-                str(it.data) != "parallel" for it in op.iterator_types):  # type: ignore
-            return True
-        if isinstance(op, DataTransferOp) and op.mask is not None:
-            return True
-    return False
+def _has_mask(p: PipelineOp) -> bool:
+    return any(isinstance(op, DataTransferOp) and op.mask is not None for op in p.walk())
+
+
+def _tiles(op: Operation) -> int:
+    cur = op.parent_op()
+    while cur is not None and not isinstance(cur, func.FuncOp):
+        cur = cur.parent_op()
+    grid = kernel_grid(cur) if cur is not None else None
+    return math.prod(grid) if grid else 1
+
+
+def _executions(op: Operation, stage: StageOp) -> int:
+    n, cur = 1, op.parent_op()
+    while cur is not None and cur is not stage:
+        if isinstance(cur, scf.ForOp):
+            n *= trip_count(cur) or 1
+        cur = cur.parent_op()
+    return n
+
+
+def _compute_bound(p: PipelineOp, device) -> bool:
+    """Whether an instance's compute takes at least as long as its DMA (module docstring)."""
+    unit = device.units.get(device.compute_kind)
+    tiles = _tiles(p)
+    dma = compute = 0.0
+    for stage in p.stages:
+        kinds = set(stage.applicable_units)
+        if unit is not None and unit.kind in kinds:
+            for g in stage.body.block.walk():
+                if isinstance(g, linalg.GenericOp):
+                    lat = sum(unit.op_latency.get(latency_class(o), 1) for o in g.body.block.ops
+                              if not isinstance(o, linalg.YieldOp | arith.ConstantOp))
+                    compute += _executions(g, stage) * lat
+            continue
+        for t in stage.body.block.walk():
+            if not isinstance(t, DataTransferOp):
+                continue
+            ends = [t.source.type, t.destination.type]
+            if not all(isinstance(e, MemRefType) and isinstance(e.memory_space, StringAttr)
+                       for e in ends):
+                continue
+            mems = [device.memories.get(e.memory_space.data) for e in ends]  # type: ignore
+            glob = [m for m in mems if m is not None and m.depth == 0]
+            pad = [e for e, m in zip(ends, mems) if m is not None and m.depth == 1]
+            if not glob or not pad:
+                continue
+            a, b = (e.memory_space.data for e in ends)  # type: ignore
+            dps = [dp for u in kinds for dp in (device.datapath(a, u), device.datapath(u, b))
+                   if dp is not None]
+            rate = min((dp.bytes_per_cycle for dp in dps), default=1)
+            if glob[0].bytes_per_cycle:
+                share = glob[0].bytes_per_cycle / (tiles if glob[0].per_core == 0 else 1)
+                rate = min(rate, share)
+            dma += _executions(t, stage) * _moved_bytes(t, pad[0]) / max(rate, 1e-9)
+    return compute >= dma
+
+
+def _moved_bytes(t: DataTransferOp, pad: MemRefType) -> int:
+    """The bytes one execution of `t` moves: its scratchpad side's static box, else the
+    whole buffer."""
+    sizes = t.static_dest_sizes if t.destination.type is pad else t.static_source_sizes
+    box = list(sizes.get_values()) if sizes is not None else []  # type: ignore[union-attr]
+    if not box or any(n <= 0 for n in box):
+        return _bytes(pad)
+    return _bytes(MemRefType(pad.element_type, box))
 
 
 def _stage_kinds(v: SSAValue, p: PipelineOp) -> set[str]:
@@ -108,7 +175,9 @@ class DoubleBufferPipeline(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, p: PipelineOp, rewriter: PatternRewriter) -> None:
         private = p.private_op
-        if p.modulo is not None or private is None or _has_reduction(p):
+        if p.modulo is not None or private is None or _has_mask(p):
+            return
+        if has_reduction(p) and not _compute_bound(p, self.device):
             return
         loops = enclosing_loops(p)
         trips = [trip_count(lp) for lp in loops]

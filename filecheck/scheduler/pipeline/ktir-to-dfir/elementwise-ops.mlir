@@ -1,4 +1,4 @@
-// RUN: ktir-opt %s --split-input-file -p 'ktir-to-dfir{device=sample_device}' | filecheck %s
+// RUN: ktir-opt %s --split-input-file -p 'ktir-to-dfir{device=sample_device disable=interleave-compute-chains}' | filecheck %s
 
 /// The element-wise op families of real kernels, compiled end to end: the compute unit's
 /// program holds one vectorchain recipe per op (scheduler/analysis/compute_ops.py). math
@@ -8,7 +8,9 @@
 /// (gelu, silu, softplus with its parameters, realdiv, the layer-norm steps) or a multiply
 /// (exx2's mean of squares); conversions are casts, the unsigned ones through a 64-bit zero
 /// extension (and0 with the mask) or a clamp (max, min). A group mixing i8 and f32 computes on
-/// vectors of the narrowest-lane type (32 lanes of i32/f32 on 64 f16 lanes).
+/// vectors of the narrowest-lane type (32 lanes of i32/f32 on 64 f16 lanes). The recipes are
+/// pinned in the body's order: interleave-compute-chains, which reorders independent chains by
+/// readiness, is disabled here.
 
 // CHECK-LABEL: func.func @math_unary(
 // CHECK:         dataflow.program_unit iter_arg : %{{.*}} -> (%sfu) : {
