@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import MemRefType
-from xdsl.ir import Operation, Region, SSAValue, Use
+from xdsl.ir import Block, Operation, Region, SSAValue, Use
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -40,6 +40,7 @@ from xdsl.transforms.dead_code_elimination import LiveSet, would_be_trivially_de
 
 from scheduler.analysis.index_exprs import index_constant
 from scheduler.analysis.slices import backward_slice
+from scheduler.dialects.ktdf import PrivateOp, PrivateYieldOp
 
 
 def replace_keeping_names(rewriter: PatternRewriter, op: Operation,
@@ -181,3 +182,25 @@ def _ancestors(op: Operation) -> list[Operation]:
         out.append(p)
         p = p.parent_op()
     return out
+
+
+def rebuild_private(priv: PrivateOp, values: Sequence[SSAValue], new_ops: Sequence[Operation],
+                    rewriter: PatternRewriter,
+                    keep_uses: Callable[[int], bool] = lambda i: True) -> PrivateOp:
+    """A `ktdf.private` in place of `priv` yielding `values` (result types follow them): its
+    ops moved over, `new_ops` after them. The uses of each old result i move to new result i
+    when `keep_uses(i)` (the caller rewires the others); `priv` is erased. Needed wherever a
+    pass adds or retypes a private's resources, since results cannot change in place."""
+    y = priv.yield_op
+    body = Block()
+    for op in list(priv.body.block.ops):
+        if op is not y:
+            op.detach()
+            body.add_op(op)
+    body.add_ops([*new_ops, PrivateYieldOp(*values)])
+    new = PrivateOp([v.type for v in values], body)
+    rewriter.insert(new, InsertPoint.before(priv))
+    for i, (old, res) in enumerate(zip(priv.res, new.res)):
+        if keep_uses(i):
+            rewriter.replace_all_uses_with(old, res)
+    return new

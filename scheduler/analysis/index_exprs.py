@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from xdsl.dialects import arith, scf
+from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import (
@@ -223,3 +223,22 @@ def _add(x: int | None, y: int | None) -> int | None:
 
 def _mul(x: int | None, k: int) -> int | None:
     return None if x is None else x * k
+
+
+def enclosing_loops(p: Operation) -> list[scf.ForOp]:
+    """The `scf.for` loops `p` sits directly in (no other region between), outermost first."""
+    loops: list[scf.ForOp] = []
+    cur = p.parent_op()
+    while isinstance(cur, scf.ForOp):
+        loops.append(cur)
+        cur = cur.parent_op()
+    return list(reversed(loops))
+
+
+def grid_tiles(op: Operation) -> int:
+    """The number of tiles of the kernel (function) around `op` (1 without a grid)."""
+    cur = op.parent_op()
+    while cur is not None and not isinstance(cur, func.FuncOp):
+        cur = cur.parent_op()
+    grid = kernel_grid(cur) if cur is not None else None
+    return math.prod(grid) if grid else 1

@@ -63,7 +63,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
-from scheduler.analysis.index_exprs import trip_count
+from scheduler.analysis.index_exprs import enclosing_loops, trip_count
 from scheduler.dialects.ktdf import (
     DataTransferOp,
     IndDataTransferOp,
@@ -76,15 +76,6 @@ from scheduler.rewriting import apply_patterns, has_result_only_effects
 
 _VIEWS = (memref.MemorySpaceCastOp, memref.ReinterpretCastOp, memref.SubviewOp, memref.CastOp)
 
-
-def _loops_around(p: PipelineOp) -> list[scf.ForOp]:
-    """The `scf.for` loops `p` sits directly in, innermost first."""
-    loops: list[scf.ForOp] = []
-    cur = p.parent_op()
-    while isinstance(cur, scf.ForOp):
-        loops.append(cur)
-        cur = cur.parent_op()
-    return loops
 
 
 def _inside(v: SSAValue, loop: Operation) -> bool:
@@ -271,7 +262,7 @@ class PromoteBroadcast(RewritePattern):
         p = stage.parent_op()
         if not isinstance(p, PipelineOp) or (got := _private_alloc(t, p)) is None:
             return
-        loop = _target(t, _loops_around(p))
+        loop = _target(t, enclosing_loops(p)[::-1])  # innermost first
         if loop is None:
             return
         i, alloc = got

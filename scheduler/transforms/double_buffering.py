@@ -46,7 +46,7 @@ from __future__ import annotations
 import math
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, memref, scf
+from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, SSAValue
@@ -54,10 +54,9 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
-from ktir.dialects.ktdp import kernel_grid
 from scheduler.analysis.compute_ops import has_reduction, latency_class
 from scheduler.analysis.device import device_of
-from scheduler.analysis.index_exprs import trip_count
+from scheduler.analysis.index_exprs import enclosing_loops, grid_tiles, trip_count
 from scheduler.dialects.ktdf import (
     BufferPhaseOp,
     DataTransferOp,
@@ -70,26 +69,10 @@ from scheduler.rewriting import apply_patterns
 PHASES = 2
 
 
-def enclosing_loops(p: Operation) -> list[scf.ForOp]:
-    """The `scf.for` loops `p` sits directly in (no other region between), outermost first."""
-    loops: list[scf.ForOp] = []
-    cur = p.parent_op()
-    while isinstance(cur, scf.ForOp):
-        loops.append(cur)
-        cur = cur.parent_op()
-    return list(reversed(loops))
-
 
 def _has_mask(p: PipelineOp) -> bool:
     return any(isinstance(op, DataTransferOp) and op.mask is not None for op in p.walk())
 
-
-def _tiles(op: Operation) -> int:
-    cur = op.parent_op()
-    while cur is not None and not isinstance(cur, func.FuncOp):
-        cur = cur.parent_op()
-    grid = kernel_grid(cur) if cur is not None else None
-    return math.prod(grid) if grid else 1
 
 
 def _executions(op: Operation, stage: StageOp) -> int:
@@ -104,7 +87,7 @@ def _executions(op: Operation, stage: StageOp) -> int:
 def _compute_bound(p: PipelineOp, device) -> bool:
     """Whether an instance's compute takes at least as long as its DMA (module docstring)."""
     unit = device.units.get(device.compute_kind)
-    tiles = _tiles(p)
+    tiles = grid_tiles(p)
     dma = compute = 0.0
     for stage in p.stages:
         kinds = set(stage.applicable_units)

@@ -38,7 +38,7 @@ from __future__ import annotations
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, StringAttr, i64
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
@@ -53,13 +53,11 @@ from scheduler.dialects.ktdf import (
     LoopType,
     LoopTypeAttr,
     PipelineOp,
-    PrivateOp,
-    PrivateYieldOp,
     StageOp,
     TokenType,
 )
 from scheduler.dialects.ktdf_types import const_int
-from scheduler.rewriting import apply_patterns
+from scheduler.rewriting import apply_patterns, rebuild_private
 
 
 def _loop_of(stage: StageOp) -> scf.ForOp | None:
@@ -177,17 +175,8 @@ class ParallelizeAcrossInstances(RewritePattern):
                 new_ops.append(c)
                 got.append(c.results[0])
             fresh.append(got)
-        types = [r.type for r in priv.res] + [values[i].type for _ in fresh for i in internal]
-        body = Block()
-        for op in list(priv.body.block.ops):
-            if op is not y:
-                op.detach()
-                body.add_op(op)
-        body.add_ops([*new_ops, PrivateYieldOp(*values, *(v for got in fresh for v in got))])
-        new_priv = PrivateOp(types, body)
-        rewriter.insert(new_priv, InsertPoint.before(priv))
-        for old, new in zip(priv.res, new_priv.res):
-            rewriter.replace_all_uses_with(old, new)
+        new_priv = rebuild_private(priv, [*values, *(v for got in fresh for v in got)], new_ops,
+                                   rewriter)
         rewriter.erase(priv, safe_erase=False)
         base = len(values)
         # the copies, after the run, then every stage of the run walks its chunk

@@ -52,7 +52,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -64,12 +64,10 @@ from scheduler.dialects.ktdf import (
     FifoAllocateOp,
     FifoSlotType,
     PipelineOp,
-    PrivateOp,
-    PrivateYieldOp,
     ReadFromFifoOp,
     StageOp,
 )
-from scheduler.rewriting import apply_patterns
+from scheduler.rewriting import apply_patterns, rebuild_private
 
 
 def _broadcast_shape(m: AffineMap, out: AffineMap, shape: tuple[int, ...]
@@ -142,28 +140,17 @@ class WidenBroadcastFifo(RewritePattern):
         if not plans:
             return
         values = list(y.values)
-        body = Block()
-        for op in list(priv.body.block.ops):
-            if op is not y:
-                op.detach()
-                body.add_op(op)
-        types = [r.type for r in priv.res]
+        wide_allocs = []
         for i, (_, _, _, shape) in plans.items():
-            old = types[i]
+            old = priv.res[i].type
             assert isinstance(old, FifoSlotType)
-            new_t = FifoSlotType(old.src, old.dst, shape, old.element_type)
-            alloc = FifoAllocateOp([new_t])
+            alloc = FifoAllocateOp([FifoSlotType(old.src, old.dst, shape, old.element_type)])
             alloc.results[0].name_hint = values[i].name_hint
-            body.insert_op_after(alloc, values[i].owner)  # type: ignore[arg-type]
+            wide_allocs.append(alloc)
             values[i] = alloc.results[0]
-            types[i] = new_t
         narrow = [y.values[i].owner for i in plans]  # dead once the old private is gone
-        body.add_op(PrivateYieldOp(*values))
-        new_priv = PrivateOp(types, body)
-        rewriter.insert(new_priv, InsertPoint.before(priv))
-        for k, (old_r, new_r) in enumerate(zip(priv.res, new_priv.res)):
-            if k not in plans:
-                rewriter.replace_all_uses_with(old_r, new_r)
+        new_priv = rebuild_private(priv, values, wide_allocs, rewriter,
+                                   keep_uses=lambda k: k not in plans)
         for i, (w, r, uses, shape) in plans.items():
             slot = new_priv.res[i]
             w.operands = [slot if o is priv.res[i] else o for o in w.operands]

@@ -56,7 +56,7 @@ import math
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, memref, scf, tensor
+from xdsl.dialects import arith, memref, scf, tensor
 from xdsl.dialects.builtin import IndexType, MemRefType, ModuleOp, StringAttr
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Block, Operation, Region, SSAValue
@@ -72,9 +72,8 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
-from ktir.dialects.ktdp import kernel_grid
 from scheduler.analysis.device import device_of
-from scheduler.analysis.index_exprs import index_constant
+from scheduler.analysis.index_exprs import grid_tiles, index_constant
 from scheduler.dialects.ktdf import (
     DataTransferOp,
     LoopType,
@@ -546,13 +545,6 @@ def _block_subscripts(d: _Dma, c: _Choice, rel: dict[int, SSAValue]
     return idx, AffineMap(len(idx), 0, tuple(exprs))
 
 
-def _tiles(op: Operation) -> int:
-    cur = op.parent_op()
-    while cur is not None and not isinstance(cur, func.FuncOp):
-        cur = cur.parent_op()
-    grid = kernel_grid(cur) if cur is not None else None
-    return math.prod(grid) if grid else 1
-
 
 class CoarsenPipeline(RewritePattern):
     """A pipeline of one vector per instance in a nest of parallel loops: the nest
@@ -566,7 +558,7 @@ class CoarsenPipeline(RewritePattern):
         a = _analyse(p, self.device)
         if a is None:
             return
-        choice = _choose(a, self.device, _tiles(p))
+        choice = _choose(a, self.device, grid_tiles(p))
         if choice is not None:
             _rewrite(a, choice, rewriter)
 
