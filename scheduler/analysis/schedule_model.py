@@ -26,8 +26,8 @@ written to be read, not to be exact:
   slowest writer + reader pair of a single-copy buffer (the writer waits for the reader to
   release it);
 - a group takes its pipelines one after another, plus one signal latency per handshake.
-Not modelled yet: gathers (`ktdf.ind_data_transfer`, listed under their stage with no cost;
-paged_gather is predicted at a quarter of its emulated cycles) and the reduction loops'
+Not modelled yet: gathers (`ktdf.ind_data_transfer`: neither listed nor costed; the report
+predicts paged_gather at a quarter of its emulated cycles) and the reduction loops'
 carried dependencies (softmax on sample_device: half).
 """
 
