@@ -10,6 +10,7 @@ arguments. A root's range comes from the grid, the loop bounds, or is unknown.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, func, scf
@@ -223,6 +224,33 @@ def _add(x: int | None, y: int | None) -> int | None:
 
 def _mul(x: int | None, k: int) -> int | None:
     return None if x is None else x * k
+
+
+def fold_constants(values: Sequence[SSAValue]) -> tuple[list[SSAValue], list[AffineExpr]]:
+    """An affine expression per value: its constant when it is one, else the next dimension,
+    whose operand is the value (the operands returned, in dimension order)."""
+    operands: list[SSAValue] = []
+    exprs: list[AffineExpr] = []
+    for v in values:
+        c = const_int(v)
+        if c is None:
+            exprs.append(AffineExpr.dimension(len(operands)))
+            operands.append(v)
+        else:
+            exprs.append(AffineExpr.constant(c))
+    return operands, exprs
+
+
+def loops_between(op: Operation, top: Operation) -> list[scf.ForOp]:
+    """The `scf.for` loops around `op` below `top` (at any depth, other regions between),
+    outermost first."""
+    loops: list[scf.ForOp] = []
+    cur = op.parent_op()
+    while cur is not None and cur is not top:
+        if isinstance(cur, scf.ForOp):
+            loops.append(cur)
+        cur = cur.parent_op()
+    return list(reversed(loops))
 
 
 def enclosing_loops(p: Operation) -> list[scf.ForOp]:

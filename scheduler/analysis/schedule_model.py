@@ -42,7 +42,7 @@ from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, SSAValue
 
 from ktir.dialects.ktdp_types import kernel_grid
-from scheduler.analysis.index_exprs import trip_count
+from scheduler.analysis.index_exprs import loops_between, trip_count
 from scheduler.analysis.units import split_key, unit_key
 from scheduler.dialects.ktdf import INSTANCE, DataTransferOp, PipelineOp, StageOp
 from scheduler.dialects.ktdf_types import FifoSlotType
@@ -70,16 +70,6 @@ def _kind(v: SSAValue) -> str | None:
 def _elt_bytes(t) -> int:
     width = getattr(getattr(t, "element_type", None), "bitwidth", 16)
     return max(1, width // 8)
-
-
-def _loops_between(op: Operation, top: Operation) -> list[scf.ForOp]:
-    out: list[scf.ForOp] = []
-    cur = op.parent_op()
-    while cur is not None and cur is not top:
-        if isinstance(cur, scf.ForOp):
-            out.append(cur)
-        cur = cur.parent_op()
-    return out[::-1]
 
 
 def _trips(loops: list[scf.ForOp]) -> tuple[int, bool]:
@@ -190,7 +180,7 @@ def _stage(s: StageOp, device, tiles: int, shared: dict[str, float]) -> Stage:
     st = Stage(unit_key(unit_kind, inst.value.data if isinstance(inst, IntegerAttr) else None))
     lats: list[float] = []
     for op in s.body.block.walk():
-        n, _ = _trips(_loops_between(op, s))
+        n, _ = _trips(loops_between(op, s))
         if isinstance(op, DataTransferOp):
             lat, cyc, what, nbytes = _transfer_cost(op, unit_kind, device)
             st.moves.append(what + (f" x{n}" if n != 1 else ""))
@@ -266,7 +256,7 @@ def _segments(p: PipelineOp, stages: list[Stage]) -> list[float]:
 
 
 def _pipeline(p: PipelineOp, fn: func.FuncOp, device, tiles: int) -> Pipeline:
-    instances, exact = _trips(_loops_between(p, fn))
+    instances, exact = _trips(loops_between(p, fn))
     shared: dict[str, float] = {}
     stages = [_stage(s, device, tiles, shared) for s in p.stages]
     copies = p.modulo or 1

@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import (
     UnregisteredOp,
     i64,
 )
-from xdsl.ir import Attribute, Dialect, SSAValue
+from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -83,11 +83,33 @@ from scheduler.dialects.ktdf_types import (
 )
 
 __all__ = [
-    "INSTANCE", "BufferPhaseOp", "CreateTokenOp", "DataTransferOp", "FifoAllocateOp", "FifoSlotType",
-    "IndDataTransferOp", "Ktdf", "LoopType", "LoopTypeAttr", "OpaqueOp", "ParallelOp",
-    "ParallelYieldOp", "PipelineOp", "PrivateOp", "PrivateYieldOp", "ReadFromFifoOp",
-    "SelectMemrefOp", "StageOp", "TilingDeriveSizeOp", "TilingLinearizeIndexOp",
-    "TilingReserveSizeOp", "TokenType", "TransferMode", "UnitsMixin", "WriteToFifoOp",
+    "INSTANCE",
+    "BufferPhaseOp",
+    "CreateTokenOp",
+    "DataTransferOp",
+    "FifoAllocateOp",
+    "FifoSlotType",
+    "IndDataTransferOp",
+    "Ktdf",
+    "LoopType",
+    "LoopTypeAttr",
+    "OpaqueOp",
+    "ParallelOp",
+    "ParallelYieldOp",
+    "PipelineOp",
+    "PrivateOp",
+    "PrivateYieldOp",
+    "ReadFromFifoOp",
+    "SelectMemrefOp",
+    "StageOp",
+    "TilingDeriveSizeOp",
+    "TilingLinearizeIndexOp",
+    "TilingReserveSizeOp",
+    "TokenType",
+    "TransferMode",
+    "UnitsMixin",
+    "WriteToFifoOp",
+    "enclosing_stage",
 ]
 
 
@@ -266,6 +288,14 @@ class StageOp(UnitsMixin):
         inst = self.attributes.get(INSTANCE)
         if inst is not None and not (isinstance(inst, IntegerAttr) and inst.value.data >= 0):
             raise VerifyException(f"'{INSTANCE}' must be a non-negative integer, got {inst}")
+
+
+def enclosing_stage(op: Operation) -> StageOp | None:
+    """`op` when it is a `ktdf.stage`, else the nearest stage around it (None outside any)."""
+    cur: Operation | None = op
+    while cur is not None and not isinstance(cur, StageOp):
+        cur = cur.parent_op()
+    return cur
 
 
 @irdl_op_definition

@@ -55,6 +55,7 @@ from scheduler.dialects.ktdf import (
     PipelineOp,
     StageOp,
     TokenType,
+    enclosing_stage,
 )
 from scheduler.dialects.ktdf_types import const_int
 from scheduler.rewriting import apply_patterns, rebuild_private
@@ -123,13 +124,7 @@ def _internal(p: PipelineOp, run: list[StageOp]) -> list[int]:
     in_tok = {t for s in run for t in s.depends_in}
     keep = []
     for i, r in enumerate(priv.res):
-        users = {u.operation for u in r.uses}
-        owners = set()
-        for u in users:
-            cur: Operation | None = u
-            while cur is not None and not isinstance(cur, StageOp):
-                cur = cur.parent_op()
-            owners.add(cur)
+        owners = {enclosing_stage(u.operation) for u in r.uses}
         if not owners or not owners <= inside:
             continue
         if isinstance(r.type, FifoSlotType) or (isinstance(r.type, TokenType)

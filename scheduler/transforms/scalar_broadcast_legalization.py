@@ -65,7 +65,7 @@ from scheduler.dialects.ktdf import (
     FifoSlotType,
     PipelineOp,
     ReadFromFifoOp,
-    StageOp,
+    enclosing_stage,
 )
 from scheduler.rewriting import apply_patterns, rebuild_private
 
@@ -85,7 +85,7 @@ def _broadcast_shape(m: AffineMap, out: AffineMap, shape: tuple[int, ...]
     return None if kept == len(m.results) else tuple(shape)
 
 
-def _plan(slot: SSAValue, p: PipelineOp, device):
+def _plan(slot: SSAValue, device):
     """(writer transfer, reader, [(generic, operand index)], widened shape) or None."""
     readers = [u.operation for u in slot.uses if isinstance(u.operation, ReadFromFifoOp)]
     writers = [u.operation for u in slot.uses if isinstance(u.operation, DataTransferOp)]
@@ -94,9 +94,7 @@ def _plan(slot: SSAValue, p: PipelineOp, device):
     (r,), (w,) = readers, writers
     if not w.dest_is_fifo or w.source_is_fifo or w.transfer_mode is not None or w.mask:
         return None
-    stage = w.parent_op()
-    while stage is not None and not isinstance(stage, StageOp):
-        stage = stage.parent_op()
+    stage = enclosing_stage(w)
     unit = device.units.get(stage.applicable_units[0]) if stage is not None \
         and stage.applicable_units else None
     if unit is None or not unit.splat:
@@ -134,7 +132,7 @@ class WidenBroadcastFifo(RewritePattern):
         for i, res in enumerate(priv.res):
             if isinstance(res.type, FifoSlotType) and isinstance(y.values[i].owner,
                                                                    FifoAllocateOp):
-                got = _plan(res, p, self.device)
+                got = _plan(res, self.device)
                 if got is not None:
                     plans[i] = got
         if not plans:

@@ -54,7 +54,7 @@ from xdsl.rewriter import InsertPoint
 from scheduler.analysis.compute_ops import has_reduction, latency_class
 from scheduler.analysis.device import device_of
 from scheduler.analysis.index_exprs import index_constant, trip_count
-from scheduler.dialects.ktdf import PipelineOp, ReadFromFifoOp, StageOp, WriteToFifoOp
+from scheduler.dialects.ktdf import PipelineOp, ReadFromFifoOp, WriteToFifoOp, enclosing_stage
 from scheduler.dialects.ktdf_types import const_int
 
 MAX_UNROLL = 4
@@ -62,10 +62,8 @@ _ALLOWED = (ReadFromFifoOp, WriteToFifoOp, tensor.EmptyOp, arith.ConstantOp, lin
 
 
 def _in_reducing_pipeline(op: Operation) -> bool:
-    cur = op.parent_op()
-    while cur is not None and not isinstance(cur, StageOp):
-        cur = cur.parent_op()
-    p = cur.parent_op() if cur is not None else None
+    stage = enclosing_stage(op)
+    p = stage.parent_op() if stage is not None else None
     return isinstance(p, PipelineOp) and has_reduction(p)
 
 

@@ -37,7 +37,12 @@ from arch_descriptions.model.device import MAX_TEMPLATE_CORES
 from ktir.diagnostics import op_error
 from ktir.dialects.ktdp import GetComputeTileIdOp, kernel_grid
 from scheduler.analysis.device import device_of
-from scheduler.analysis.index_exprs import index_constant, linear_iteration, trip_count
+from scheduler.analysis.index_exprs import (
+    index_constant,
+    linear_iteration,
+    loops_between,
+    trip_count,
+)
 from scheduler.analysis.units import queried_units, split_key, unit_key
 from scheduler.dialects.ktdf import (
     INSTANCE,
@@ -142,16 +147,6 @@ def unit_handles(fn: func.FuncOp) -> dict[str, SSAValue]:
         if isinstance(op, GetUnitOp) and op.core is None and op.kind not in handles:
             handles[op.kind] = op.unit
     return handles
-
-
-def _enclosing_loops(op: Operation, fn: func.FuncOp) -> list[scf.ForOp]:
-    loops: list[scf.ForOp] = []
-    cur = op.parent_op()
-    while cur is not None and cur is not fn:
-        if isinstance(cur, scf.ForOp):
-            loops.append(cur)
-        cur = cur.parent_op()
-    return list(reversed(loops))
 
 
 def _loop_bound(loop: scf.ForOp, last: bool) -> tuple[list[Operation], SSAValue | None]:
@@ -310,7 +305,7 @@ def _sibling_signals(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
                for s in pipeline.stages]
     if not any(written):
         return
-    mine = _enclosing_loops(pipeline, fn)
+    mine = loops_between(pipeline, fn)
     after = False
     for op in fn.walk():
         after |= op is pipeline
@@ -318,7 +313,7 @@ def _sibling_signals(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
                 or len(op.applicable_units) != 1:
             continue
         rkind = stage_key(op)
-        loops = [lp for lp in _enclosing_loops(op, fn) if lp not in mine]
+        loops = [lp for lp in loops_between(op, fn) if lp not in mine]
         for i, bufs in enumerate(written):
             if not bufs & _buffers_read(op) or kinds[i] == rkind or _fed_by(op, kinds[i]):
                 continue
@@ -339,7 +334,7 @@ def _sibling_signals(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
 def _lower_pipeline(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
                     units: dict[str, SSAValue], rewriter: PatternRewriter) -> None:
     stages = pipeline.stages
-    loops = _enclosing_loops(pipeline, fn)
+    loops = loops_between(pipeline, fn)
     head: list[list[Operation]] = [[] for _ in stages]
     tail: list[list[Operation]] = [[] for _ in stages]
     copies = pipeline.modulo or 1

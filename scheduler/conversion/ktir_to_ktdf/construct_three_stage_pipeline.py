@@ -60,7 +60,7 @@ from ktir.diagnostics import op_error
 from ktir.dialects import ktdp
 from scheduler.analysis import masks
 from scheduler.analysis.device import device_of
-from scheduler.analysis.index_exprs import IndexExprs, index_constant
+from scheduler.analysis.index_exprs import IndexExprs, fold_constants, index_constant
 from scheduler.conversion.ktir_to_ktdf.elementwise_fusion import (
     Access,
     Follow,
@@ -86,7 +86,6 @@ from scheduler.dialects.ktdf import (
     TokenType,
     WriteToFifoOp,
 )
-from scheduler.dialects.ktdf_types import const_int
 from scheduler.rewriting import apply_patterns, dead_code
 
 
@@ -148,15 +147,7 @@ class Builder:
         """Subscripts `base + lower + offset + stride * iv` into the view, and the chunk
         sizes (the vector extent of each followed dimension, 1 for a broadcast one)."""
         tile = acc.tile
-        operands: list[SSAValue] = []
-        replace: list[AffineExpr] = []
-        for v in tile.indices:  # constant subscripts fold into the map
-            c = const_int(v)
-            if c is None:
-                replace.append(AffineExpr.dimension(len(operands)))
-                operands.append(v)
-            else:
-                replace.append(AffineExpr.constant(c))
+        operands, replace = fold_constants(tile.indices)  # constant subscripts fold into the map
         n_idx = len(operands)
         results: list[AffineExpr] = []
         sizes: list[int] = []

@@ -35,10 +35,11 @@ from xdsl.ir.affine import (
 from ktir.diagnostics import op_error
 from ktir.dialects import ktdp
 from scheduler.analysis import masks
+from scheduler.analysis.index_exprs import fold_constants
 from scheduler.conversion.ktir_to_ktdf.elementwise_fusion import Access, Follow
 from scheduler.dialects.ktdf import IndDataTransferOp
 from scheduler.dialects.ktdf_transfers import Subscript
-from scheduler.dialects.ktdf_types import const_int, is_true
+from scheduler.dialects.ktdf_types import is_true
 
 _NOT_YET = "not supported by the scheduler yet"
 
@@ -93,15 +94,7 @@ def indirect_transfer(acc: Access, follows: list[Follow], ivs: list[SSAValue],
     shape = "x".join(map(str, vec))
     if masks.is_masked(acc.view):
         raise op_error(op, f"an indirect access tile over a masked view: {_NOT_YET}")
-    operands: list[SSAValue] = []
-    repl: list[AffineExpr] = []
-    for v in tile.captured_variables:  # constant captures fold into the subscripts
-        c = const_int(v)
-        if c is None:
-            repl.append(AffineExpr.dimension(len(operands)))
-            operands.append(v)
-        else:
-            repl.append(AffineExpr.constant(c))
+    operands, repl = fold_constants(tile.captured_variables)  # constants fold into subscripts
     n_cap, n_idx = len(tile.captured_variables), len(operands)
     for t, f in enumerate(follows):
         e = AffineExpr.constant(acc.lower[t] + f.offset)

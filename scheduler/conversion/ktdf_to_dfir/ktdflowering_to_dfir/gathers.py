@@ -20,38 +20,28 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import MemRefType, StringAttr, VectorType
+from xdsl.dialects.builtin import VectorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import (
-    AffineConstraintExpr,
-    AffineConstraintKind,
     AffineExpr,
     AffineMap,
-    AffineSet,
 )
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from ktir.diagnostics import op_error
 from ktir.dialects import ktdp
 from scheduler.conversion.ktdf_to_dfir.ktdflowering_to_dfir.programs import Program, Programs
+from scheduler.conversion.ktdf_to_dfir.ktdflowering_to_dfir.transfers import (
+    ONE_STEP,
+    lowered,
+    peer,
+    zero_map,
+)
 from scheduler.dialects.ktdf import FifoSlotType, IndDataTransferOp
 from scheduler.rewriting import replace_keeping_names
 from spyrecode.dialects import agen
 from spyrecode.dialects.agen_access import Access, TimeLoop
 from spyrecode.dialects.dataflow import SendOp
-
-_ONE_STEP = AffineSet(1, 0, (AffineConstraintExpr(AffineConstraintKind.eq,
-                                                  AffineExpr.dimension(0),
-                                                  AffineExpr.constant(0)),))
-
-
-def _lowered(v: SSAValue) -> bool:
-    t = v.type
-    return not (isinstance(t, MemRefType) and isinstance(t.memory_space, StringAttr))
-
-
-def _zero(n: int) -> AffineMap:
-    return AffineMap(1, 0, tuple(AffineExpr.constant(0) for _ in range(n)))
 
 
 def lower_gather(t: IndDataTransferOp, program: Program) -> list[Operation]:
@@ -83,20 +73,16 @@ def lower_gather(t: IndDataTransferOp, program: Program) -> list[Operation]:
     box, ident = ktdp.box_set(sizes), AffineMap.identity(len(sizes))  # type: ignore[arg-type]
     slot = t.destination.type
     if isinstance(slot, FifoSlotType):  # gathered straight into the compute unit's FIFO
-        peer = program.unit(slot.dst_kind)
-        if peer is None:
-            raise op_error(t, f"no unit of kind '{slot.dst_kind}' is materialised for this "
-                              "FIFO")
         ld = agen.IndirectVectorLoadOp(ind, src, box, ident, vt, indirect_dims=dims)
-        return [ld, SendOp(peer, ld.result)]
+        return [ld, SendOp(peer(t, program, slot.dst_kind), ld.result)]
     dmap = t.dest_map.data if t.dest_map is not None else AffineMap.identity(
         len(t.dest_indices))
     dst = Access(t.destination, list(t.dest_indices), dmap)
     return [agen.CompositeIndirectLoadAndStoreOp(
         src, dst, box, ident, ktdp.box_set(dsizes),  # type: ignore[arg-type]
-        AffineMap.identity(len(dsizes)), TimeLoop(_ONE_STEP, AffineMap.identity(1)),
-        _zero(len(sizes)), _zero(len(dsizes)), vt, indirect_src=ind,  # type: ignore[arg-type]
-        load_indirect_time_addr_map=_zero(len(exprs)), indirect_src_dims=dims)]
+        AffineMap.identity(len(dsizes)), TimeLoop(ONE_STEP, AffineMap.identity(1)),
+        zero_map(len(sizes)), zero_map(len(dsizes)), vt, indirect_src=ind,  # type: ignore[arg-type]
+        load_indirect_time_addr_map=zero_map(len(exprs)), indirect_src_dims=dims)]
 
 
 def _consecutive(subs: list[tuple[SSAValue, Sequence[AffineExpr]]]) -> bool:
@@ -121,7 +107,7 @@ class LowerIndDataTransfer(RewritePattern):
         program = self.programs.of(t)
         if program is None:
             return
-        if not all(_lowered(v) for v in (t.source, t.destination, *t.index_buffers)):
+        if not all(lowered(v) for v in (t.source, t.destination, *t.index_buffers)):
             return
         replace_keeping_names(rewriter, t, lower_gather(t, program))
 

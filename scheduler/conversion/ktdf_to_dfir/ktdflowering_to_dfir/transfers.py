@@ -38,12 +38,12 @@ from spyrecode.dialects import agen
 from spyrecode.dialects.agen_access import Access, TimeLoop
 from spyrecode.dialects.dataflow import ReceiveOp, SendOp
 
-_ONE_STEP = AffineSet(1, 0, (AffineConstraintExpr(AffineConstraintKind.eq,
+ONE_STEP = AffineSet(1, 0, (AffineConstraintExpr(AffineConstraintKind.eq,
                                                   AffineExpr.dimension(0),
                                                   AffineExpr.constant(0)),))
 
 
-def _peer(op: Operation, program: Program, kind: str | None) -> SSAValue:
+def peer(op: Operation, program: Program, kind: str | None) -> SSAValue:
     """The unit at the other end of a FIFO."""
     handle = program.unit(kind)
     if handle is None:
@@ -55,7 +55,12 @@ def _vector(slot: FifoSlotType) -> VectorType:
     return VectorType(slot.element_type, [slot.num_elements])
 
 
-def _lowered(v: SSAValue) -> bool:
+def zero_map(n: int) -> AffineMap:
+    """A composite transfer's time -> address map of one step: n zeros."""
+    return AffineMap(1, 0, tuple(AffineExpr.constant(0) for _ in range(n)))
+
+
+def lowered(v: SSAValue) -> bool:
     """A memref operand is DataflowIR once its view or buffer is lowered."""
     t = v.type
     return not (isinstance(t, MemRefType) and isinstance(t.memory_space, StringAttr))
@@ -85,10 +90,10 @@ def _receive_and_store(t: DataTransferOp, program: Program) -> list[Operation] |
     assert isinstance(slot, FifoSlotType)
     _unmasked(t)
     sizes = _sizes(t, "dest")
-    peer = _peer(t, program, slot.src_kind)
-    if not _lowered(t.destination):
+    sender = peer(t, program, slot.src_kind)
+    if not lowered(t.destination):
         return None
-    r = ReceiveOp(peer, _vector(slot))
+    r = ReceiveOp(sender, _vector(slot))
     d = _access(t.destination, t.dest_indices, t.dest_map)
     return [r, agen.VectorStoreOp(r.results[0], d.memref, d.indices, d.map, ktdp.box_set(sizes),
                                   AffineMap.identity(len(sizes)))]
@@ -113,20 +118,19 @@ def _load_and_send(t: DataTransferOp, program: Program, sizes: list[int],
                           "not supported by the scheduler yet")
     ld = agen.VectorLoadOp(s.memref, s.indices, s.map, ktdp.box_set(sizes),
                            AffineMap.identity(len(sizes)), vt, splat=repeats)
-    return [ld, SendOp(_peer(t, program, slot.dst_kind), ld.result)]
+    return [ld, SendOp(peer(t, program, slot.dst_kind), ld.result)]
 
 
 def _dma(t: DataTransferOp, sizes: list[int], vt: VectorType) -> list[Operation] | None:
     dsizes = _sizes(t, "dest")
-    if not _lowered(t.destination):
+    if not lowered(t.destination):
         return None
     s = _access(t.source, t.source_indices, t.source_map)
     d = _access(t.destination, t.dest_indices, t.dest_map)
-    zero_s = AffineMap(1, 0, tuple(AffineExpr.constant(0) for _ in sizes))
-    zero_d = AffineMap(1, 0, tuple(AffineExpr.constant(0) for _ in dsizes))
+    zero_s, zero_d = zero_map(len(sizes)), zero_map(len(dsizes))
     whole = agen.CompositeLoadAndStoreOp(
         s, d, ktdp.box_set(sizes), AffineMap.identity(len(sizes)), ktdp.box_set(dsizes),
-        AffineMap.identity(len(dsizes)), TimeLoop(_ONE_STEP, AffineMap.identity(1)),
+        AffineMap.identity(len(dsizes)), TimeLoop(ONE_STEP, AffineMap.identity(1)),
         zero_s, zero_d, vt)
     if t.mask is None:
         return [whole]
@@ -152,7 +156,7 @@ class LowerDataTransfer(_InPrograms):
             sizes = _sizes(t, "source")
             elt = t.source.type.element_type  # type: ignore[union-attr]
             vt = VectorType(elt, [math.prod(sizes)])
-            if not _lowered(t.source):
+            if not lowered(t.source):
                 return
             new = (_load_and_send(t, program, sizes, vt) if t.dest_is_fifo
                    else _dma(t, sizes, vt))
@@ -168,7 +172,7 @@ class LowerFifoRead(_InPrograms):
             return
         slot = op.fifo_slot.type
         assert isinstance(slot, FifoSlotType)
-        replace_keeping_names(rewriter, op, [ReceiveOp(_peer(op, program, slot.src_kind),
+        replace_keeping_names(rewriter, op, [ReceiveOp(peer(op, program, slot.src_kind),
                                                        _vector(slot))])
 
 
@@ -180,7 +184,7 @@ class LowerFifoWrite(_InPrograms):
             return
         slot = op.fifo_slot.type
         assert isinstance(slot, FifoSlotType)
-        replace_keeping_names(rewriter, op, [SendOp(_peer(op, program, slot.dst_kind),
+        replace_keeping_names(rewriter, op, [SendOp(peer(op, program, slot.dst_kind),
                                                     op.operands[0])])
 
 
