@@ -52,6 +52,7 @@ _PASSES = {
     "tile-invariant-groups": ("transforms.tile_invariant_groups", "TileInvariantGroupsPass"),
     "inter-tile-exchange": ("transforms.inter_tile_exchange", "InterTileExchangePass"),
     "single-tile-branches": ("transforms.single_tile_branches", "SingleTileBranchesPass"),
+    "share-invariant-loads": ("transforms.share_invariant_loads", "ShareInvariantLoadsPass"),
     "split-distributed-views": ("transforms.split_distributed_views",
                                 "SplitDistributedViewsPass"),
     "sink-host-loops": ("transforms.sink_host_loops", "SinkHostLoopsPass"),

@@ -33,6 +33,7 @@ FRONTEND: tuple[Step, ...] = (
     "unroll-carried-loops",
     "inter-tile-exchange",
     "single-tile-branches",
+    "share-invariant-loads",
     "split-distributed-views",
     "ktir-legality-check",
     "compute-group-extraction",
@@ -75,6 +76,7 @@ BACKEND: tuple[Step, ...] = (
 # The optimisation passes: each one is left out by `--disable NAME`, all of them by `-O0`
 # (the naive schedule: one vector per transfer behind a handshake, one buffer per stream).
 OPTIMISATIONS: tuple[str, ...] = (
+    "share-invariant-loads",
     "scalar-broadcast-legalization",
     "stage-coarsening",
     "loop-invariant-code-motion",
