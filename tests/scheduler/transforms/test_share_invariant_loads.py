@@ -22,7 +22,8 @@ def test_layernorm_reads_weights_once_on_spyre() -> None:
     on = run_and_check(kernel, "spyre", args=ARGS, rtol=1e-3, atol=1e-5)
     off = run_and_check(kernel, "spyre", args=ARGS, rtol=1e-3, atol=1e-5,
                         disable=("share-invariant-loads",))
-    assert on.match and off.match
+    assert on.match
+    assert off.match
     assert _bytes(off, lambda k: k.startswith("DDR->")) == X + 32 * WB  # once per tile
     assert _bytes(on, lambda k: k.startswith("DDR->")) == X + WB        # once
     # the copy into the two scratchpads, then each of the 32 tiles' copy of both
