@@ -59,7 +59,7 @@ def compile_cmd(
     disable: Annotated[list[str] | None, typer.Option(
         help="Skip a pass of the pipeline by name (an optimisation: "
         "share-invariant-loads, scalar-broadcast-legalization, stage-coarsening, "
-        "loop-invariant-code-motion, "
+        "elide-copy-stages, loop-invariant-code-motion, "
         "unroll-compute-loops, interleave-compute-chains, sink-host-loops, broadcast-promotion, "
         "double-buffering, parallelize-loops-across-instances). Repeatable.")] = None,
     opt_level: Annotated[int, typer.Option(

@@ -49,6 +49,7 @@ _PASSES = {
     "parallelize-loops-across-instances": ("transforms.parallelize_loops_across_instances",
                                            "ParallelizeLoopsAcrossInstancesPass"),
     "broadcast-promotion": ("transforms.broadcast_promotion", "BroadcastPromotionPass"),
+    "elide-copy-stages": ("transforms.elide_copy_stages", "ElideCopyStagesPass"),
     "tile-invariant-groups": ("transforms.tile_invariant_groups", "TileInvariantGroupsPass"),
     "inter-tile-exchange": ("transforms.inter_tile_exchange", "InterTileExchangePass"),
     "single-tile-branches": ("transforms.single_tile_branches", "SingleTileBranchesPass"),
