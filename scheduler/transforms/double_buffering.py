@@ -20,15 +20,24 @@ scratchpad, whatever the device calls it: `LX`, `L1`; deeper, unit-local memorie
 global memory are left alone) that stages of two different unit kinds touch. Which
 pipelines: directly inside `scf.for` loops with constant bounds of at least two iterations
 in all, without `modulo` yet, whose copies fit the scratchpad's capacity (the device
-model's `size`, with every buffer of the pipeline counted twice). Left alone: pipelines
-with masked transfers (masked.py addresses their buffer element by element), and pipelines
-with a reduction (loops with `reduction_loop` or loop-carried values in a stage, a generic
-with a reduction iterator) whose memory traffic outweighs their compute (`_compute_bound`):
-when the DMA of an instance takes longer than its compute, the next instance's prefetch only
-shares the memory's bandwidth with this instance's transfers, delaying the data this
-instance waits for (the softmax example's rows on spyre, 32 cores on one DDR: 2,208 cycles,
-2,432 with two copies when its masks are set aside); when compute dominates (rmsnorm_4core_4x1's four cores, each with a
-quarter of the DDR), the prefetch hides the DMA (67,518 -> 49,840 cycles).
+model's `size`, with every buffer of the pipeline counted twice). Masked transfers are no
+obstacle: masked.py's element-wise DMA addresses the selected copy's view like the whole
+one (a row loop over M = 100 rows on 32 tiles masks its fourth row on most tiles).
+
+Pipelines with a reduction (loops with `reduction_loop` or loop-carried values in a stage,
+a generic with a reduction iterator) are costed (`_worth_it`), per tile, with n instances,
+an instance's compute c and its DMA d. The copies buy, on each instance after the first,
+the overlap of its DMA with the previous instance's compute, min(c, d). Where the DMA
+crosses a memory the tiles share, they also cost one instance's DMA at the start: every
+tile prefetches its second instance while the first ones are still being served, so the
+tile served last gets its first data an instance's DMA later. Two copies there when
+(n - 1) min(c, d) > d: on spyre's 32 cores (4 B/cycle of DDR each) the softmax example's
+rows, c 774 against d 1,024, keep one copy for two rows a tile (M = 64: 2,206 cycles, 2,430
+with two) and get two from three on (M = 96: 3,326 -> 3,180; M = 100, the fourth row
+masked on most tiles: 3,918 -> 3,630); the layernorm example's rows, c 2,176 against
+2,050, likewise (M = 64: 6,674, 6,951 with two; M = 100: 10,114 -> 9,630);
+rmsnorm_4core_4x1's four cores, 64 rows each, get two (67,518 -> 49,840). Where no memory
+is shared, two copies when c >= d: the prefetch then hides the DMA.
 
 The model, per instance: DMA cycles are the bytes of the transfers between global memory
 and the scratchpad over the narrower of the route's link and the core's share of a shared
@@ -70,11 +79,6 @@ PHASES = 2
 
 
 
-def _has_mask(p: PipelineOp) -> bool:
-    return any(isinstance(op, DataTransferOp) and op.mask is not None for op in p.walk())
-
-
-
 def _executions(op: Operation, stage: StageOp) -> int:
     n, cur = 1, op.parent_op()
     while cur is not None and cur is not stage:
@@ -84,11 +88,21 @@ def _executions(op: Operation, stage: StageOp) -> int:
     return n
 
 
-def _compute_bound(p: PipelineOp, device) -> bool:
-    """Whether an instance's compute takes at least as long as its DMA (module docstring)."""
+def _worth_it(p: PipelineOp, device, instances: int) -> bool:
+    """Whether two copies pay for a reduction pipeline of `instances` instances per tile
+    (module docstring)."""
+    dma, shared, compute = _instance_cycles(p, device)
+    if not shared:
+        return compute >= dma
+    return (instances - 1) * min(compute, dma) > shared
+
+
+def _instance_cycles(p: PipelineOp, device) -> tuple[float, float, float]:
+    """An instance's DMA cycles, those of them through a memory the tiles share, and its
+    compute cycles (module docstring)."""
     unit = device.units.get(device.compute_kind)
     tiles = grid_tiles(p)
-    dma = compute = 0.0
+    dma = shared = compute = 0.0
     for stage in p.stages:
         kinds = set(stage.applicable_units)
         if unit is not None and unit.kind in kinds:
@@ -114,11 +128,14 @@ def _compute_bound(p: PipelineOp, device) -> bool:
             dps = [dp for u in kinds for dp in (device.datapath(a, u), device.datapath(u, b))
                    if dp is not None]
             rate = min((dp.bytes_per_cycle for dp in dps), default=1)
+            sharing = bool(glob[0].bytes_per_cycle) and glob[0].per_core == 0 and tiles > 1
             if glob[0].bytes_per_cycle:
                 share = glob[0].bytes_per_cycle / (tiles if glob[0].per_core == 0 else 1)
                 rate = min(rate, share)
-            dma += _executions(t, stage) * _moved_bytes(t, pad[0]) / max(rate, 1e-9)
-    return compute >= dma
+            cycles = _executions(t, stage) * _moved_bytes(t, pad[0]) / max(rate, 1e-9)
+            dma += cycles
+            shared += cycles if sharing else 0.0
+    return dma, shared, compute
 
 
 def _moved_bytes(t: DataTransferOp, pad: MemRefType) -> int:
@@ -158,13 +175,13 @@ class DoubleBufferPipeline(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, p: PipelineOp, rewriter: PatternRewriter) -> None:
         private = p.private_op
-        if p.modulo is not None or private is None or _has_mask(p):
-            return
-        if has_reduction(p) and not _compute_bound(p, self.device):
+        if p.modulo is not None or private is None:
             return
         loops = enclosing_loops(p)
         trips = [trip_count(lp) for lp in loops]
         if not loops or any(t is None for t in trips) or math.prod(trips) < 2:  # type: ignore
+            return
+        if has_reduction(p) and not _worth_it(p, self.device, math.prod(trips)):  # type: ignore
             return
         device = self.device
         chosen: list[tuple[int, memref.AllocOp]] = []

@@ -10,8 +10,8 @@ passes over it and its store (ktdf-to-ktdflowering's handshakes between the inst
 pipeline in a loop). The reduction pipelines of reduction_pipeline.py already move a whole
 row per DMA with the passes streaming its vectors from the scratchpad: this is what they
 were missing (softmax on spyre, 64 rows: 3,340 -> 2,581 cycles, bound 2,048).
-`double-buffering` still leaves reduction pipelines alone: with two copies of the row
-buffers the softmax ran slower (3,022 cycles).
+`double-buffering` gives a reduction pipeline's row buffers two copies only where they pay
+(its docstring: with two rows a tile the softmax ran slower with them).
 
     func.func @softmax(%X, %Y) { scf.for %k = 0 to 2 step 1 { func.call @g(%X, %Y, %k) } }
     func.func @g(%X, %Y, %k) { %i = t + %k * 32 ... ktdf.pipeline ... }
