@@ -141,7 +141,7 @@ class ShareInvariantLoad(RewritePattern):
         shape = _shape(v)
         if shape is None or not _whole_box(v, shape):
             return None
-        size = math.prod(shape) * tensor_bytes(TensorType(v.result.type.element_type, [1]))
+        size = tensor_bytes(TensorType(v.result.type.element_type, shape))
         if size > k.each or size > k.budget or (k.tiles - 1) * size < k.worth:
             return None
         tiles = _loaded_tiles(v)

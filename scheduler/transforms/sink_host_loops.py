@@ -52,17 +52,13 @@ from scheduler.dialects.ktdf import (
 from scheduler.dialects.ktdf_types import const_int
 
 
-def _root_arg(v: SSAValue, fn: func.FuncOp) -> int | None:
-    """The index of the function argument a view is built from (through casts and view
-    constructions: their first operand), or None."""
-    seen = 0
-    while seen < 32:
-        seen += 1
-        if v in fn.body.block.args:
-            return fn.body.block.args.index(v)  # type: ignore[arg-type]
+def _root(v: SSAValue) -> SSAValue | None:
+    """The value a view is built from (through casts and view constructions: their first
+    operand): a block argument or the result of an op without operands; None past 32 steps."""
+    for _ in range(32):
         owner = v.owner
         if not isinstance(owner, Operation) or not owner.operands:
-            return None
+            return v
         v = owner.operands[0]
     return None
 
@@ -70,8 +66,8 @@ def _root_arg(v: SSAValue, fn: func.FuncOp) -> int | None:
 def _independent(g: func.FuncOp) -> bool:
     """No global view written by a DMA of the group is also read by one (see the module
     docstring); a DMA whose global side is not traced to an argument refuses."""
-    read: set[int] = set()
-    written: set[int] = set()
+    read: set[int | str] = set()
+    written: set[int | str] = set()
     for t in g.walk():
         if not isinstance(t, DataTransferOp | IndDataTransferOp):
             continue
@@ -84,25 +80,15 @@ def _independent(g: func.FuncOp) -> bool:
                 continue
             if isinstance(side.owner, PrivateOp):
                 continue  # a scratchpad buffer of the pipeline
-            a = _root_arg(side, g)
-            if a is None:
-                if _root_address(side) is None:
-                    return False
-                a = ty.memory_space.data  # a view at a constant address of this memory
-            into.add(a)
+            root = _root(side)
+            args = g.body.block.args
+            if root in args:
+                into.add(args.index(root))  # type: ignore[arg-type]
+            elif root is not None and const_int(root) is not None:
+                into.add(ty.memory_space.data)  # a view at a constant address of this memory
+            else:
+                return False
     return not (read & written)
-
-
-def _root_address(v: SSAValue) -> int | None:
-    """The constant a view is built from (a scratchpad slot's element address), or None."""
-    for _ in range(32):
-        owner = v.owner
-        if not isinstance(owner, Operation):
-            return None
-        if not owner.operands:
-            return const_int(v)
-        v = owner.operands[0]
-    return None
 
 
 def _groups(op: ModuleOp) -> dict[str, func.FuncOp]:

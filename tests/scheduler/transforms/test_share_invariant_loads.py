@@ -13,15 +13,21 @@ ARGS = {"M": "100", "N": "2048", "eps": "1e-5"}
 X, WB = 100 * 2048 * 2, 2 * 2048 * 2
 
 
+def _on_and_off(device: str):
+    """The layer norm example with and without the pass."""
+    kernel = EXAMPLES / "layernorm.mlir"
+    on = run_and_check(kernel, device, args=ARGS, rtol=1e-3, atol=1e-5)
+    off = run_and_check(kernel, device, args=ARGS, rtol=1e-3, atol=1e-5,
+                        disable=("share-invariant-loads",))
+    return on, off
+
+
 def _bytes(r, pred) -> int:
     return sum(n for k, n in r.emulation.bytes_per_datapath.items() if pred(k))
 
 
 def test_layernorm_reads_weights_once_on_spyre() -> None:
-    kernel = EXAMPLES / "layernorm.mlir"
-    on = run_and_check(kernel, "spyre", args=ARGS, rtol=1e-3, atol=1e-5)
-    off = run_and_check(kernel, "spyre", args=ARGS, rtol=1e-3, atol=1e-5,
-                        disable=("share-invariant-loads",))
+    on, off = _on_and_off("spyre")
     assert on.match
     assert off.match
     assert _bytes(off, lambda k: k.startswith("DDR->")) == X + 32 * WB  # once per tile
@@ -33,10 +39,7 @@ def test_layernorm_reads_weights_once_on_spyre() -> None:
 
 def test_sample_device_is_unchanged() -> None:
     """sample_device's cores share only device memory: nothing to share over."""
-    kernel = EXAMPLES / "layernorm.mlir"
-    on = run_and_check(kernel, "sample_device", args=ARGS, rtol=1e-3, atol=1e-5)
-    off = run_and_check(kernel, "sample_device", args=ARGS, rtol=1e-3, atol=1e-5,
-                        disable=("share-invariant-loads",))
+    on, off = _on_and_off("sample_device")
     assert on.match
     assert on.emulation.cycles == off.emulation.cycles
     assert on.emulation.bytes_per_datapath == off.emulation.bytes_per_datapath
