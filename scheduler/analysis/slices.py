@@ -2,7 +2,8 @@
 
 Shared by `compute-group-extraction` (a group is the slice of its stores) and
 `construct-three-stage-pipeline` (the slice of a group's stores is what its pipeline
-replaces).
+replaces); `per_tile` is the one test of "differs between tiles" that compute-group-extraction
+and `tile-invariant-groups` both apply.
 """
 
 from __future__ import annotations
@@ -10,6 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from xdsl.ir import Operation
+
+from ktir.dialects import ktdp
+
+_PER_TILE = (ktdp.GetComputeTileIdOp, ktdp.InterTileProduceOp, ktdp.InterTileReduceOp,
+             ktdp.InterTileConsumeOp)
 
 
 def backward_slice(roots: Iterable[Operation]) -> set[Operation]:
@@ -27,3 +33,16 @@ def backward_slice(roots: Iterable[Operation]) -> set[Operation]:
             if isinstance(owner, Operation) and not op.is_ancestor(owner):
                 stack.append(owner)
     return seen
+
+
+def per_tile(op: Operation) -> bool:
+    """The op means something different on each tile: it reads the tile id or coordinates,
+    exchanges between tiles, or views "the executing tile's own" scratchpad (`ct_local`
+    without `ct_id`, whose contents differ per tile)."""
+    if isinstance(op, _PER_TILE) or op.name == "ktdp.get_compute_tile_coords":
+        return True
+    if isinstance(op, ktdp.ConstructMemoryViewOp):
+        space = op.memory_space
+        return not isinstance(space, ktdp.MemorySpaceAttr) or (
+            space.kind.data == ktdp.MemoryKind.CT_LOCAL and space.ct_id.data < 0)
+    return False

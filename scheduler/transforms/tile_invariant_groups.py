@@ -23,27 +23,14 @@ from xdsl.passes import ModulePass
 
 from ktir.dialects import ktdp
 from ktir.dialects.ktdp_types import kernel_grid
+from scheduler.analysis.slices import per_tile
 
 ACTIVE_TILES = "ktdf.active_tiles"
 
-_PER_TILE = (ktdp.GetComputeTileIdOp, ktdp.InterTileProduceOp, ktdp.InterTileReduceOp,
-             ktdp.InterTileConsumeOp)
-
-
 def tile_invariant(fn: func.FuncOp) -> bool:
     """The group computes the same on every tile (see the module docstring)."""
-    stores = False
-    for op in fn.walk():
-        if isinstance(op, _PER_TILE) or op.name == "ktdp.get_compute_tile_coords":
-            return False
-        if isinstance(op, ktdp.ConstructMemoryViewOp):
-            space = op.memory_space
-            if not isinstance(space, ktdp.MemorySpaceAttr):
-                return False
-            if space.kind.data == ktdp.MemoryKind.CT_LOCAL and space.ct_id.data < 0:
-                return False
-        stores |= isinstance(op, ktdp.StoreOp)
-    return stores
+    ops = list(fn.walk())
+    return not any(per_tile(op) for op in ops) and any(isinstance(op, ktdp.StoreOp) for op in ops)
 
 
 class TileInvariantGroupsPass(ModulePass):

@@ -29,7 +29,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from ktir.diagnostics import op_error
 from ktir.dialects import ktdp
-from scheduler.analysis.slices import backward_slice
+from scheduler.analysis.slices import backward_slice, per_tile
 from scheduler.conversion.ktdf_to_dfir.wrap_program_dfir import RuntimeArgsToValues
 from scheduler.rewriting import apply_patterns, dead_code
 
@@ -57,11 +57,9 @@ def _is_compute_with_body(op: Operation) -> bool:
 
 
 def _plain_copy(store: ktdp.StoreOp, ops: set[Operation]) -> bool:
-    """A store of a loaded tensor, as loaded, that reads no tile id (the same copy on every
-    tile: share-invariant-loads' copies into scratchpad slots)."""
-    return isinstance(store.data.owner, ktdp.LoadOp) and not any(
-        isinstance(op, ktdp.GetComputeTileIdOp) or op.name == "ktdp.get_compute_tile_coords"
-        for op in ops)
+    """A store of a loaded tensor, as loaded, the same on every tile (share-invariant-loads'
+    copies into scratchpad slots): merged, the group stays tile-invariant."""
+    return isinstance(store.data.owner, ktdp.LoadOp) and not any(per_tile(op) for op in ops)
 
 
 def _classes(stores: list[ktdp.StoreOp]) -> list[list[ktdp.StoreOp]]:
