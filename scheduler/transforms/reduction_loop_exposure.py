@@ -169,13 +169,15 @@ class _Exposer:
         self.compute = device.compute_kind
 
     def lanes(self, generics: list[linalg.GenericOp]) -> int:
+        """Lanes of a vector step: those of the narrowest of the types the generics read and
+        write (one vector of each from the FIFOs), not of a widened partial's: a partial of
+        f32 for f16 sums spans two f32 vectors, and the compute unit takes an op on it in two
+        intervals (its `lanes_per_cycle`, shared/spec/arch.md §8) where 32-lane steps would
+        run each f16 op twice on half vectors (softmax's exp: 8 cycles per 64 elements)."""
         names: set[str] = set()
         for g in generics:
             for v in (*g.operands, *g.results):
                 names.add(str(_element(v.type)))
-            combs = reduction_combiners(g) if self._reducing(g) else []
-            for c, out in zip(combs if not isinstance(combs, str) else [], g.outputs):
-                names.add(str(c.accumulator_type(_element(out.type))))
         names -= {"i1", "i64", "index"}
         return min(self.device.vector_lanes(t) for t in sorted(names or {"i8"}))
 
@@ -198,8 +200,10 @@ class _Exposer:
             vec = vector_shape(tuple(space), self.lanes([g]))
             if list(vec) == space and not self._reducing(g):
                 continue
-            if self._reducing(g) and list(vec) == space and not self._widens(g):
-                continue  # one vector folded in its own type (e.g. the fold of partials)
+            if self._reducing(g) and not self._widens(g) and (
+                    list(vec) == space or all(isinstance(x.owner, scf.ForOp) for x in g.inputs)):
+                continue  # one vector folded in its own type, or the fold of partials (two
+                # f32 vectors for f16 sums: its lane tree folds them)
             plans.append((g, space, vec))
         if not plans:
             return

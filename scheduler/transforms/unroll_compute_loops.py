@@ -47,6 +47,7 @@ second run gains less than 10%: u = 1).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf, tensor
@@ -78,9 +79,18 @@ def _in_reducing_pipeline(op: Operation) -> bool:
 class UnrollComputeLoop(RewritePattern):
     """Unroll a compute loop of one generic by u and fuse the u generics."""
 
-    def __init__(self, latency: dict[str, int], interval: dict[str, int]):
+    def __init__(self, latency: dict[str, int], interval: dict[str, int],
+                 rate: Callable[[str], int] | None = None):
         self.latency = latency
         self.interval = interval
+        self.rate = rate  # elements of a type the compute unit completes per cycle
+
+    def beats(self, op: Operation, lanes: int) -> int:
+        """Intervals an op on `lanes` elements holds the unit: a vector longer than the unit
+        completes per cycle (a partial of two f32 vectors) takes more than one."""
+        if self.rate is None or not op.results:
+            return 1
+        return max(1, math.ceil(lanes / max(1, self.rate(str(op.results[0].type)))))
 
     def factor(self, g: linalg.GenericOp, carried: dict[int, int], trip: int,
                writes: list[int]) -> int:
@@ -99,7 +109,7 @@ class UnrollComputeLoop(RewritePattern):
         """Cycles per step of the loop unrolled by u, issued in order as the compute unit
         does (shared/spec/arch.md §8): the fused body in interleave-compute-chains' order
         (each op by the earliest start its operands allow), an op issuing when the unit is
-        free and its operands are ready, holding the unit for its class interval, its
+        free and its operands are ready, holding the unit for its class interval (times its beats), its
         result ready after its class latency; each broadcast input one simple op per
         iteration, each FIFO write one cycle once its vector is ready; step j's partial is
         step j-1's result, step 0's the previous iteration's. Measured over iterations
@@ -132,7 +142,9 @@ class UnrollComputeLoop(RewritePattern):
                                   for j in range(u) for k, op in enumerate(ops)}
         lat = {(j, k): self.latency.get(latency_class(op), 1)
                for j in range(u) for k, op in enumerate(ops)}
-        ivl = {(j, k): self.interval.get(latency_class(op), 1)
+        lanes = max((math.prod(t.get_shape()) for v in g.outputs
+                     if isinstance(t := v.type, TensorType)), default=1)
+        ivl = {(j, k): self.interval.get(latency_class(op), 1) * self.beats(op, lanes)
                for j in range(u) for k, op in enumerate(ops)}
 
         def resolve(d, done: dict[Node, float], prev: dict[int, float]) -> float:
@@ -314,4 +326,5 @@ class UnrollComputeLoopsPass(ModulePass):
         unit = device.units.get(device.compute_kind)
         lat = dict(unit.op_latency) if unit else {}
         ivl = dict(unit.op_interval) if unit else {}
-        apply_patterns(op, [UnrollComputeLoop(lat, ivl)])
+        rate = unit.elements_per_cycle if unit and unit.lanes_per_cycle else None
+        apply_patterns(op, [UnrollComputeLoop(lat, ivl, rate)])
