@@ -339,9 +339,30 @@ class _Exposer:
                 ext = (arith.ExtFOp(contrib, t))
                 block.add_op(ext)
                 contrib = ext.result
-            results.append(self.combine(block, c, block.args[n_in + k], contrib, t))
+            acc = block.args[n_in + k]
+            results.append(self.combine_num(block, c, acc, contrib)
+                           or self.combine(block, c, acc, contrib, t))
         block.add_op(linalg.YieldOp(*results))
         return block
+
+    @staticmethod
+    def combine_num(block: Block, c: Combiner, acc: SSAValue,
+                    contrib: SSAValue) -> SSAValue | None:
+        """maxnumf/minnumf into a lane partial: the partial starts from the combiner's
+        identity (-inf, +inf) and a NaN-ignoring fold of a number is a number, so only the
+        contribution can be NaN: `select(x != x, acc, maximumf(x, acc))`, the same values
+        as the general form (which also tests the partial) with a chain of two ops through
+        the partial instead of three (spyre: 7 cycles per vector to 4). None for any other
+        combiner."""
+        if len(c.ops) != 1 or not isinstance(op := c.ops[0], arith.MaxnumfOp | arith.MinnumfOp):
+            return None
+        mapping = {c.accumulator: acc, c.contribution: contrib}
+        a, b = (mapping.get(o, o) for o in op.operands)
+        nan = arith.CmpfOp(contrib, contrib, "une")
+        ext = (arith.MaximumfOp if isinstance(op, arith.MaxnumfOp) else arith.MinimumfOp)(a, b)
+        sel = arith.SelectOp(nan.result, acc, ext.result)
+        block.add_ops([nan, ext, sel])
+        return sel.result
 
     @staticmethod
     def combine(block: Block, c: Combiner, acc: SSAValue, contrib: SSAValue,
