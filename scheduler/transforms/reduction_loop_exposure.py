@@ -169,13 +169,15 @@ class _Exposer:
         self.compute = device.compute_kind
 
     def lanes(self, generics: list[linalg.GenericOp]) -> int:
+        """Lanes of a vector step: those of the narrowest of the types the generics read and
+        write (one vector of each from the FIFOs), not of a widened partial's: a partial of
+        f32 for f16 sums spans two f32 vectors, and the compute unit takes an op on it in two
+        intervals (its `lanes_per_cycle`, shared/spec/arch.md §8) where 32-lane steps would
+        run each f16 op twice on half vectors (softmax's exp: 8 cycles per 64 elements)."""
         names: set[str] = set()
         for g in generics:
             for v in (*g.operands, *g.results):
                 names.add(str(_element(v.type)))
-            combs = reduction_combiners(g) if self._reducing(g) else []
-            for c, out in zip(combs if not isinstance(combs, str) else [], g.outputs):
-                names.add(str(c.accumulator_type(_element(out.type))))
         names -= {"i1", "i64", "index"}
         return min(self.device.vector_lanes(t) for t in sorted(names or {"i8"}))
 
@@ -198,8 +200,10 @@ class _Exposer:
             vec = vector_shape(tuple(space), self.lanes([g]))
             if list(vec) == space and not self._reducing(g):
                 continue
-            if self._reducing(g) and list(vec) == space and not self._widens(g):
-                continue  # one vector folded in its own type (e.g. the fold of partials)
+            if self._reducing(g) and not self._widens(g) and (
+                    list(vec) == space or all(isinstance(x.owner, scf.ForOp) for x in g.inputs)):
+                continue  # one vector folded in its own type, or the fold of partials (two
+                # f32 vectors for f16 sums: its lane tree folds them)
             plans.append((g, space, vec))
         if not plans:
             return
@@ -335,9 +339,30 @@ class _Exposer:
                 ext = (arith.ExtFOp(contrib, t))
                 block.add_op(ext)
                 contrib = ext.result
-            results.append(self.combine(block, c, block.args[n_in + k], contrib, t))
+            acc = block.args[n_in + k]
+            results.append(self.combine_num(block, c, acc, contrib)
+                           or self.combine(block, c, acc, contrib, t))
         block.add_op(linalg.YieldOp(*results))
         return block
+
+    @staticmethod
+    def combine_num(block: Block, c: Combiner, acc: SSAValue,
+                    contrib: SSAValue) -> SSAValue | None:
+        """maxnumf/minnumf into a lane partial: the partial starts from the combiner's
+        identity (-inf, +inf) and a NaN-ignoring fold of a number is a number, so only the
+        contribution can be NaN: `select(x != x, acc, maximumf(x, acc))`, the same values
+        as the general form (which also tests the partial) with a chain of two ops through
+        the partial instead of three (spyre: 7 cycles per vector to 4). None for any other
+        combiner."""
+        if len(c.ops) != 1 or not isinstance(op := c.ops[0], arith.MaxnumfOp | arith.MinnumfOp):
+            return None
+        mapping = {c.accumulator: acc, c.contribution: contrib}
+        a, b = (mapping.get(o, o) for o in op.operands)
+        nan = arith.CmpfOp(contrib, contrib, "une")
+        ext = (arith.MaximumfOp if isinstance(op, arith.MaxnumfOp) else arith.MinimumfOp)(a, b)
+        sel = arith.SelectOp(nan.result, acc, ext.result)
+        block.add_ops([nan, ext, sel])
+        return sel.result
 
     @staticmethod
     def combine(block: Block, c: Combiner, acc: SSAValue, contrib: SSAValue,

@@ -23,10 +23,16 @@ partial is step j-1's result inside the fused body, so the fold keeps its order:
 the units feeding and draining them are unchanged. The same ops on the same values: bitwise
 the results of the loop it replaces.
 
-u: the body's latency chain off the fold's recurrence over the issue time of the whole
-body (the compute unit's `op_latency` and `op_interval`), rounded up, at most 4, and a
-divisor of the trip count; u = 1 leaves the loop alone. A pure fold (a running maximum) is
-left alone: its steps are one chain whatever the unrolling.
+u: the factor whose fused body the compute unit runs fastest per step (`per_step`: the body
+issued in order, as the unit does, in interleave-compute-chains' order, with its broadcast
+inputs and FIFO writes, over several iterations so that the fold's recurrence counts), at
+most 4, a divisor of the trip count, the smallest within 10% of the best; u = 1 when
+unrolling gains less. The chain over the issue time (an earlier estimate) misses the
+stalls of in-order issue: the sum of exponentials on spyre (two 32-lane halves per 64
+elements) ran 20 cycles per 64 at u = 2 against 16 of issue; at u = 4, 17 (softmax_wide,
+2 x 262144: 332,196 -> 293,284 cycles; the softmax example on sample_device 2,694 -> 2,390).
+A pure fold (a running maximum) stays as it is: its steps are one chain whatever the
+unrolling, so no u gains.
 Which loops: `scf.for` with constant bounds in a stage of a reducing pipeline whose body is
 FIFO reads, `tensor.empty`, constants, exactly one `linalg.generic` on tensors and FIFO
 writes, and does not read its index. A reducing pipeline holds its row in the scratchpad
@@ -34,19 +40,21 @@ before its compute passes run, so they are paced by their own chains; an element
 pipeline's compute loop is paced by the vectors streaming in, and unrolling it gained
 nothing there (the golden cases: -18 to +3 cycles, most +1), so it is left alone.
 
-A RewritePattern on `scf.for`; idempotent (an unrolled body's chain is covered by its issue
-time, so u = 1 on a second run).
+A RewritePattern on `scf.for`; idempotent (an unrolled body's stalls are covered, so a
+second run gains less than 10%: u = 1).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
@@ -58,6 +66,7 @@ from scheduler.dialects.ktdf import PipelineOp, ReadFromFifoOp, WriteToFifoOp, e
 from scheduler.dialects.ktdf_types import const_int
 
 MAX_UNROLL = 4
+GAIN = 0.1  # the least gain per step an unrolling must bring (a second run gains less)
 _ALLOWED = (ReadFromFifoOp, WriteToFifoOp, tensor.EmptyOp, arith.ConstantOp, linalg.GenericOp)
 
 
@@ -70,33 +79,109 @@ def _in_reducing_pipeline(op: Operation) -> bool:
 class UnrollComputeLoop(RewritePattern):
     """Unroll a compute loop of one generic by u and fuse the u generics."""
 
-    def __init__(self, latency: dict[str, int], interval: dict[str, int]):
+    def __init__(self, latency: dict[str, int], interval: dict[str, int],
+                 rate: Callable[[str], int] | None = None):
         self.latency = latency
         self.interval = interval
+        self.rate = rate  # elements of a type the compute unit completes per cycle
 
-    def factor(self, g: linalg.GenericOp, carried: dict[int, int], trip: int) -> int:
-        """ceil(chain / issue): the longest latency path through the ops off the fold's
-        recurrence (those not reading a carried partial, even indirectly: the fold's order
-        is kept, so unrolling cannot shorten it) over the issue time of the whole body."""
+    def beats(self, op: Operation, lanes: int) -> int:
+        """Intervals an op on `lanes` elements holds the unit: a vector longer than the unit
+        completes per cycle (a partial of two f32 vectors) takes more than one."""
+        if self.rate is None or not op.results:
+            return 1
+        return max(1, math.ceil(lanes / max(1, self.rate(str(op.results[0].type)))))
+
+    def factor(self, g: linalg.GenericOp, carried: dict[int, int], trip: int,
+               writes: list[int]) -> int:
+        """The u (a divisor of the trip count, at most MAX_UNROLL) whose fused body the
+        compute unit runs fastest per step, the smallest of those within GAIN of the best
+        (`per_step`); 1 when no unrolling gains GAIN."""
+        cost = {u: self.per_step(g, carried, u, writes)
+                for u in range(1, MAX_UNROLL + 1) if trip % u == 0}
+        best = min(cost.values())
+        if cost[1] <= best * (1 + GAIN):
+            return 1
+        return min(u for u, c in cost.items() if c <= best * (1 + GAIN))
+
+    def per_step(self, g: linalg.GenericOp, carried: dict[int, int], u: int,
+                 writes: list[int]) -> float:
+        """Cycles per step of the loop unrolled by u, issued in order as the compute unit
+        does (shared/spec/arch.md §8): the fused body in interleave-compute-chains' order
+        (each op by the earliest start its operands allow), an op issuing when the unit is
+        free and its operands are ready, holding the unit for its class interval (times its beats), its
+        result ready after its class latency; each broadcast input one simple op per
+        iteration, each FIFO write one cycle once its vector is ready; step j's partial is
+        step j-1's result, step 0's the previous iteration's. Measured over iterations
+        after the first, so the recurrence across iterations counts."""
         body = g.body.block
-        rec: set[SSAValue] = {body.args[len(g.inputs) + i] for i in carried}
-        ready: dict[Operation, float] = {}
-        issue = 0.0
-        for op in body.ops:
-            if isinstance(op, linalg.YieldOp | arith.ConstantOp):
-                continue
-            cls = latency_class(op)
-            issue += self.interval.get(cls, 1)
-            if any(o in rec for o in op.operands):
-                rec.update(op.results)
-                continue
-            t = max((ready[o.owner] for o in op.operands if o.owner in ready), default=0.0)
-            ready[op] = t + self.latency.get(cls, 1)
-        chain = max(ready.values(), default=0.0)
-        u = max(1, min(MAX_UNROLL, math.ceil(chain / issue))) if issue else 1
-        while u > 1 and trip % u:
-            u -= 1
-        return u
+        n_in = len(g.inputs)
+        ops = [op for op in body.ops if not isinstance(op, linalg.YieldOp | arith.ConstantOp)]
+        index = {op: k for k, op in enumerate(ops)}
+        yielded = list(body.last_op.operands) if body.last_op else []  # type: ignore[union-attr]
+        maps = g.indexing_maps.data
+        bcast = sum(1 for k in range(n_in)
+                    if maps[k].data != AffineMap.identity(maps[k].data.num_dims))
+        Node = tuple[int, int]  # (step, op)
+
+        def source(j: int, v: SSAValue) -> Node | tuple[str, int, int] | None:
+            """The node producing `v` in step j: an op, a carried partial ("acc", step,
+            output) from an earlier step, or None (ready when the iteration starts)."""
+            if isinstance(v.owner, Operation) and v.owner in index:
+                return (j, index[v.owner])
+            if v in body.args and (i := body.args.index(v) - n_in) in carried:
+                return ("acc", j - 1, i)
+            return None
+
+        def result(j: int, i: int) -> Node | None:
+            v = yielded[i]
+            return (j, index[v.owner]) if isinstance(v.owner, Operation) \
+                and v.owner in index else None
+
+        deps: dict[Node, list] = {(j, k): [source(j, o) for o in op.operands]
+                                  for j in range(u) for k, op in enumerate(ops)}
+        lat = {(j, k): self.latency.get(latency_class(op), 1)
+               for j in range(u) for k, op in enumerate(ops)}
+        lanes = max((math.prod(t.get_shape()) for v in g.outputs
+                     if isinstance(t := v.type, TensorType)), default=1)
+        ivl = {(j, k): self.interval.get(latency_class(op), 1) * self.beats(op, lanes)
+               for j in range(u) for k, op in enumerate(ops)}
+
+        def resolve(d, done: dict[Node, float], prev: dict[int, float]) -> float:
+            if d is None:
+                return 0.0
+            if d[0] == "acc":
+                _, j, i = d
+                if j < 0:
+                    return prev.get(i, 0.0)
+                r = result(j, i)
+                return done[r] if r is not None else 0.0
+            return done[d]
+
+        est: dict[Node, float] = {}
+        start: dict[Node, float] = {}
+        for n in deps:  # interleave-compute-chains' order: a list schedule by readiness
+            start[n] = max((resolve(d, est, {}) for d in deps[n]), default=0.0)
+            est[n] = start[n] + lat[n]
+        order = sorted(deps, key=lambda n: start[n])
+        t, prev, marks = 0.0, {}, []
+        iterations = max(3, math.ceil(24 / u) + 1)
+        for _ in range(iterations):
+            begin = t + bcast  # the broadcasts issue first, one cycle each
+            t = begin
+            ready: dict[Node, float] = {}
+            for n in order:
+                s = max([t, *(max(resolve(d, ready, prev), begin + 1 if d is None and bcast
+                                  else 0.0) for d in deps[n])])
+                t = s + ivl[n]
+                ready[n] = s + lat[n]
+            for j in range(u):
+                for i in writes:
+                    r = result(j, i)
+                    t = max(t, ready[r] if r is not None else 0.0) + 1
+            prev = {i: ready[r] for i in carried if (r := result(u - 1, i)) is not None}
+            marks.append(t)
+        return (marks[-1] - marks[0]) / ((iterations - 1) * u)
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, loop: scf.ForOp, rewriter: PatternRewriter) -> None:
@@ -114,7 +199,9 @@ class UnrollComputeLoop(RewritePattern):
         carried = self.carried_outputs(loop, g, yld)
         if carried is None:
             return
-        u = self.factor(g, carried, trip)
+        writes = [g.res.index(w.operands[0]) for w in ops if isinstance(w, WriteToFifoOp)
+                  and w.operands[0] in g.res]
+        u = self.factor(g, carried, trip, writes)
         if u < 2:
             return
         self.rewrite(loop, g, yld, ops, carried, u, rewriter)
@@ -239,4 +326,5 @@ class UnrollComputeLoopsPass(ModulePass):
         unit = device.units.get(device.compute_kind)
         lat = dict(unit.op_latency) if unit else {}
         ivl = dict(unit.op_interval) if unit else {}
-        apply_patterns(op, [UnrollComputeLoop(lat, ivl)])
+        rate = unit.elements_per_cycle if unit and unit.lanes_per_cycle else None
+        apply_patterns(op, [UnrollComputeLoop(lat, ivl, rate)])

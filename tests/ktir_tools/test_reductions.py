@@ -5,6 +5,7 @@ DDR once although every pass reads it)."""
 import itertools
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from ktir_tools.run import run_and_check
@@ -20,6 +21,18 @@ DEVICES = ("spyre", "sample_device")
                                     "right_half_max"])
 def test_matches_reference(kernel: str, device: str) -> None:
     report = run_and_check(HERE / f"{kernel}.mlir", device)
+    assert report.match, [c for c in report.checks]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_maxnum_minnum_with_nans(device: str) -> None:
+    """maxnumf / minnumf ignore NaN: scattered NaNs, and a row of NaNs (its result is the
+    init), bit for bit."""
+    x = np.random.default_rng(0).standard_normal((4, 256)).astype(np.float16)
+    x[0, ::7] = np.nan
+    x[1, 200:] = np.nan
+    x[2, :] = np.nan
+    report = run_and_check(HERE / "row_maxnum_minnum.mlir", device, inputs={"X": x})
     assert report.match, [c for c in report.checks]
 
 

@@ -2,10 +2,10 @@
 
 /// The routed row softmax of construct-three-stage-pipeline/reductions.mlir (2x128 fp16 on the
 /// sample device, one row per instance). Each pass's generic becomes a loop over the row's
-/// vectors, as long as the pass's own element types allow (64 f16 lanes; 32 for the sum,
-/// whose f32 partials fill 32 lanes): the maximum folds into f16 partials starting from
-/// -inf, the sum of exponentials into f32 partials starting from 0 (each f16 exponential
-/// widened), each followed by the fold of the
+/// vectors of the types each pass reads and writes (64 f16 lanes, the sum too: its f32
+/// partials span two f32 vectors, not 32-lane steps that would run each f16 op on half a
+/// vector): the maximum folds into f16 partials starting from -inf, the sum of exponentials
+/// into f32 partials starting from 0 (each f16 exponential widened), each followed by the fold of the
 /// partial vector's lanes with the init (a reduction iterator over one vector) and, for the
 /// sum, one rounding to f16; the normalisation writes a vector per step. The L1LU streams the
 /// row from the one L1 copy once per pass in the same steps, the L1SU drains per vector; the
@@ -18,7 +18,7 @@
 // CHECK-NEXT:      ktdf.data_transfer from %[[ROW]][0, %[[K0]]] size [1, 64] to %{{.*}} size [64] : memref<1x128xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
 // CHECK-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
 // CHECK:         scf.for %[[K1:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK-NEXT:      ktdf.data_transfer from %[[ROW]][0, %[[K1]]] size [1, 32] to %{{.*}} size [32] : memref<1x128xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 32xf16>
+// CHECK-NEXT:      ktdf.data_transfer from %[[ROW]][0, %[[K1]]] size [1, 64] to %{{.*}} size [64] : memref<1x128xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
 // CHECK-NEXT:    } {loop_type = #ktdf.loop_type<parallel_loop>}
 // CHECK:         scf.for %[[K2:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:      ktdf.data_transfer from %[[ROW]][0, %[[K2]]] size [1, 64] to %{{.*}} size [64] : memref<1x128xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>
@@ -34,13 +34,13 @@
 // CHECK-NEXT:    } {loop_type = #ktdf.loop_type<reduction_loop>}
 // CHECK:         %[[INIT:.*]] = linalg.fill ins(%[[NINF]] : f16) outs(%{{.*}} : tensor<1xf16>) -> tensor<1xf16>
 // CHECK-NEXT:    %[[MAX:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[MAXP]] : tensor<1x64xf16>) outs(%[[INIT]] : tensor<1xf16>) {
-// CHECK:         %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x32xf32>) -> tensor<1x32xf32>
-// CHECK:         %[[SUMP:.*]] = scf.for {{.*}} iter_args(%[[SACC:.*]] = %[[Z]]) -> (tensor<1x32xf32>) {
-// CHECK:             linalg.generic {{.*}} ins(%{{.*}}, %[[MAX]] : tensor<1x32xf16>, tensor<1xf16>) outs(%[[SACC]] : tensor<1x32xf32>) {
+// CHECK:         %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x64xf32>) -> tensor<1x64xf32>
+// CHECK:         %[[SUMP:.*]] = scf.for {{.*}} iter_args(%[[SACC:.*]] = %[[Z]]) -> (tensor<1x64xf32>) {
+// CHECK:             linalg.generic {{.*}} ins(%{{.*}}, %[[MAX]] : tensor<1x64xf16>, tensor<1xf16>) outs(%[[SACC]] : tensor<1x64xf32>) {
 // CHECK:               math.exp
 // CHECK-NEXT:          arith.extf %{{.*}} : f16 to f32
 // CHECK-NEXT:          arith.addf %{{.*}}, %{{.*}} : f32
-// CHECK:         %[[S32:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[SUMP]] : tensor<1x32xf32>) outs(%{{.*}} : tensor<1xf32>) {
+// CHECK:         %[[S32:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[SUMP]] : tensor<1x64xf32>) outs(%{{.*}} : tensor<1xf32>) {
 // CHECK:         %[[S16:.*]] = linalg.generic {{.*}} ins(%[[S32]] : tensor<1xf32>) outs(%{{.*}} : tensor<1xf16>) {
 // CHECK-NEXT:      ^{{.*}}(%[[W:.*]]: f32, %{{.*}}: f16):
 // CHECK-NEXT:        arith.truncf %[[W]] : f32 to f16
