@@ -29,7 +29,6 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.utils.dynamic_index_list import (
-    get_dynamic_index_list,
     split_dynamic_index_list,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -40,7 +39,6 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     opt_prop_def,
-    prop_def,
     result_def,
     traits_def,
     var_operand_def,

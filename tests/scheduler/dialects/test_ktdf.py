@@ -267,10 +267,13 @@ def test_ind_data_transfer_scatter_builder():
     module = ModuleOp([func.FuncOp("s", ((y_t, idx_t, buf_t, IDX), ()), Region(block))])
     text = roundtrip(module)
     assert "from %2[0, 0] size [1, 64] to %0[ind(%1[0]), (%3)] size [1, 64]" in text
-    assert op.is_scatter and not op.source_is_fifo
+    assert op.is_scatter
+    assert not op.source_is_fifo
     assert op.subscripts == [AffineExpr.constant(0)] * 2
     dsubs = op.dest_subscripts
-    assert dsubs is not None and dsubs[0][0] is ib and dsubs[1] == d0
+    assert dsubs is not None
+    assert dsubs[0][0] is ib
+    assert dsubs[1] == d0
     effects = get_effects(op)
     assert effects is not None
     assert {(e.kind, e.value) for e in effects} == {
