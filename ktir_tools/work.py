@@ -6,7 +6,7 @@ its grid uses.
 The buffers and their sizes come from the reference interpreter's argument plan and the
 buffers its run wrote; whether a buffer is read is seen in the kernel (a `ktdp.load` reaches
 it through its views and tiles); a table read only through indirect tiles is charged the
-elements its gathers load. Element operations are counted in the kernel: each
+elements its gathers load, one written only through them the elements its scatters store. Element operations are counted in the kernel: each
 arithmetic op on tensors counts its elements, a `linalg` op the points of its iteration space
 times the arithmetic ops of its body, a matmul M x N x K; data movement (loads, stores,
 copies, broadcasts, fills) counts none, nor does an op whose result is never used or that repeats an earlier one of its
@@ -65,6 +65,10 @@ def kernel_work(fn: FuncOp, specs: Iterable[ArgumentSpec], written: Iterable[str
                 nbytes = min(nbytes, gathered * tiles * spec.elem.itemsize)
             reads[memory] = reads.get(memory, 0) + nbytes
         if spec.name in written:
+            nbytes = spec.count * spec.elem.itemsize
+            scattered = _scattered(fn.args[spec.index])
+            if scattered is not None:  # only scattered into: what the scatters store
+                nbytes = min(nbytes, scattered * tiles * spec.elem.itemsize)
             writes[memory] = writes.get(memory, 0) + nbytes
     scalars: dict[SSAValue, object] = {fn.args[s.index]: s.value for s in specs
                                        if s.kind == "scalar"}
@@ -74,9 +78,18 @@ def kernel_work(fn: FuncOp, specs: Iterable[ArgumentSpec], written: Iterable[str
 
 def _is_loaded(arg: SSAValue) -> bool:
     """Whether a `ktdp.load` whose data is used reads through `arg` (its views, tiles,
-    loop-carried copies)."""
-    return any(op.name == "ktdp.load" and _reaches_a_sink(op.results[0])
-               for op in _forward(arg, stop_at_loads=True))
+    loop-carried copies), or a scatter reads its indices there."""
+    fwd = _forward(arg, stop_at_loads=True)
+    reached = set(fwd)
+    for op in fwd:
+        if op.name == "ktdp.load" and _reaches_a_sink(op.results[0]):
+            return True
+        tile = op.operands[1].owner if op.name == "ktdp.store" else None
+        if isinstance(tile, Operation) and tile.name == "ktdp.construct_indirect_access_tile" \
+                and any(v.owner in reached
+                        for v in tile.operands[1:1 + _n_index_views(tile)]):
+            return True
+    return False
 
 
 def _gathered(arg: SSAValue) -> int | None:
@@ -86,10 +99,11 @@ def _gathered(arg: SSAValue) -> int | None:
     what a schedule without reuse of gathered rows moves)."""
     fwd = _forward(arg, stop_at_loads=True)
     reached = set(fwd)
-    total = 0
+    total, loads = 0, 0
     for op in fwd:
         if op.name != "ktdp.load" or not _reaches_a_sink(op.results[0]):
             continue
+        loads += 1
         tile = op.operands[0].owner
         if not isinstance(tile, Operation) or tile.name != "ktdp.construct_indirect_access_tile":
             return None
@@ -97,7 +111,26 @@ def _gathered(arg: SSAValue) -> int | None:
         if base not in reached or any(v in reached for v in index_views):
             return None
         total += _numel(op.results[0].type)  # type: ignore[arg-type]
-    return total
+    return total if loads else None  # none: read only as a scatter's index view
+
+
+def _scattered(arg: SSAValue) -> int | None:
+    """When every `ktdp.store` through `arg` writes it as the base of an indirect access
+    tile (a scattered table): the elements those stores write per tile (rows scattered to
+    twice count twice), which the table is charged instead of all of it."""
+    fwd = _forward(arg, stop_at_loads=True)
+    reached = set(fwd)
+    total = 0
+    stores = [op for op in fwd if op.name == "ktdp.store"]
+    for op in stores:
+        tile = op.operands[1].owner
+        if not isinstance(tile, Operation) or tile.name != "ktdp.construct_indirect_access_tile":
+            return None
+        base, *index_views = (v.owner for v in tile.operands[:1 + _n_index_views(tile)])
+        if base not in reached or any(v in reached for v in index_views):
+            return None
+        total += _numel(op.operands[0].type)  # type: ignore[arg-type]
+    return total if stores else None
 
 
 def _n_index_views(tile: Operation) -> int:
