@@ -1,7 +1,8 @@
 """Gathers end to end: kernels reading through `ktdp.construct_indirect_access_tile` compile,
 run on the emulator and match the reference interpreter (also random row gathers, with and
 without an element-wise add, on every shipped device); what the scheduler does not gather
-yet (an index per lane, a scatter) is a located diagnostic."""
+yet (two index views on a route without a memory) is a located diagnostic. Scatters:
+test_scatters.py."""
 
 from __future__ import annotations
 
@@ -46,8 +47,6 @@ def test_rfc_indirect_access_copy_matches_reference(device: str) -> None:
 @pytest.mark.parametrize(("kernel", "device", "where", "why"), [
     ("indirect-access-copy-elements", "stream_device", "ktdf.ind_data_transfer",
      "with 2 index views on a route of device @stream_device without a memory"),
-    ("indirect-scatter-elements", "spyre", "ktdp.store",
-     "stores through indirect access tiles"),
 ])
 def test_unsupported_indirect_tiles_are_located(kernel: str, device: str, where: str,
                                                 why: str) -> None:
