@@ -96,41 +96,37 @@ def _gathered(arg: SSAValue) -> int | None:
     """When every used `ktdp.load` through `arg` reads it as the base of an indirect access
     tile (a gathered table, not an index view): the elements those loads read per tile. A
     table is then charged its gathered rows, not all of it (rows gathered twice count twice:
-    what a schedule without reuse of gathered rows moves)."""
-    fwd = _forward(arg, stop_at_loads=True)
-    reached = set(fwd)
-    total, loads = 0, 0
-    for op in fwd:
-        if op.name != "ktdp.load" or not _reaches_a_sink(op.results[0]):
-            continue
-        loads += 1
-        tile = op.operands[0].owner
-        if not isinstance(tile, Operation) or tile.name != "ktdp.construct_indirect_access_tile":
-            return None
-        base, *index_views = (v.owner for v in tile.operands[:1 + _n_index_views(tile)])
-        if base not in reached or any(v in reached for v in index_views):
-            return None
-        total += _numel(op.results[0].type)  # type: ignore[arg-type]
-    return total if loads else None  # none: read only as a scatter's index view
+    what a schedule without reuse of gathered rows moves). None when no load reads it so
+    (read only as a scatter's index view)."""
+    return _through_indirect_tiles(arg, "ktdp.load")
 
 
 def _scattered(arg: SSAValue) -> int | None:
     """When every `ktdp.store` through `arg` writes it as the base of an indirect access
     tile (a scattered table): the elements those stores write per tile (rows scattered to
     twice count twice), which the table is charged instead of all of it."""
+    return _through_indirect_tiles(arg, "ktdp.store")
+
+
+def _through_indirect_tiles(arg: SSAValue, name: str) -> int | None:
+    """The elements the `name` ops (loads whose data is used, or stores) through `arg` move
+    per tile, when each of them moves through an indirect tile whose base `arg` is."""
     fwd = _forward(arg, stop_at_loads=True)
     reached = set(fwd)
-    total = 0
-    stores = [op for op in fwd if op.name == "ktdp.store"]
-    for op in stores:
-        tile = op.operands[1].owner
+    total, found = 0, False
+    for op in fwd:
+        if op.name != name or (name == "ktdp.load" and not _reaches_a_sink(op.results[0])):
+            continue
+        found = True
+        tile = op.operands[0 if name == "ktdp.load" else 1].owner
         if not isinstance(tile, Operation) or tile.name != "ktdp.construct_indirect_access_tile":
             return None
         base, *index_views = (v.owner for v in tile.operands[:1 + _n_index_views(tile)])
         if base not in reached or any(v in reached for v in index_views):
             return None
-        total += _numel(op.operands[0].type)  # type: ignore[arg-type]
-    return total if stores else None
+        moved = op.results[0] if name == "ktdp.load" else op.operands[0]
+        total += _numel(moved.type)  # type: ignore[arg-type]
+    return total if found else None
 
 
 def _n_index_views(tile: Operation) -> int:

@@ -387,6 +387,17 @@ def _verify_subscripts(side: str, rank: int, kinds: ArrayAttr, maps: ArrayAttr,
                                   f"index, not {bt.get_element_type()}")
 
 
+def _verify_memref_sizes(side: str, t: MemRefType, static: DenseArrayBase | None,
+                         dynamic: Sequence[SSAValue]) -> None:
+    """One size per dimension of a memref side, holes matched by operands."""
+    rank = t.get_num_dims()
+    n_sizes = 0 if static is None else len(static.get_values())
+    if n_sizes != rank:
+        raise VerifyException(f"{side} size count ({n_sizes}) must match memref rank "
+                              f"({rank})")
+    verify_sizes(side, static, dynamic)
+
+
 @irdl_op_definition
 class IndDataTransferOp(TransferMixin):
     """`ktdf.ind_data_transfer from %X[ind(%idx[%b]), (%h), (%c0)] size [1, 1, 128] to
@@ -535,15 +546,9 @@ class IndDataTransferOp(TransferMixin):
         if kinds is None or maps is None:
             raise VerifyException("a memref source needs per_dim_subscript_kinds and "
                                   "per_dim_subscript_maps")
-        rank = t.get_num_dims()
-        _verify_subscripts("source", rank, kinds, maps, self.index_buffers,
+        _verify_subscripts("source", t.get_num_dims(), kinds, maps, self.index_buffers,
                            len(self.source_indices))
-        n_sizes = 0 if self.static_source_sizes is None else len(
-            self.static_source_sizes.get_values())
-        if n_sizes != rank:
-            raise VerifyException(f"source size count ({n_sizes}) must match memref rank "
-                                  f"({rank})")
-        verify_sizes("source", self.static_source_sizes, self.source_sizes)
+        _verify_memref_sizes("source", t, self.static_source_sizes, self.source_sizes)
 
     def _verify_dest(self) -> None:
         kinds, maps = self.dest_subscript_kinds, self.dest_subscript_maps
@@ -559,15 +564,9 @@ class IndDataTransferOp(TransferMixin):
             raise VerifyException("an indirect destination is a memref with "
                                   "dest_subscript_kinds and dest_subscript_maps, and no "
                                   "dest_map")
-        rank = t.get_num_dims()
-        _verify_subscripts("destination", rank, kinds, maps, self.dest_index_buffers,
-                           len(self.dest_indices))
-        n_sizes = 0 if self.static_dest_sizes is None else len(
-            self.static_dest_sizes.get_values())
-        if n_sizes != rank:
-            raise VerifyException(f"dest size count ({n_sizes}) must match memref rank "
-                                  f"({rank})")
-        verify_sizes("dest", self.static_dest_sizes, self.dest_sizes)
+        _verify_subscripts("destination", t.get_num_dims(), kinds, maps,
+                           self.dest_index_buffers, len(self.dest_indices))
+        _verify_memref_sizes("dest", t, self.static_dest_sizes, self.dest_sizes)
 
 
 __all__ = [

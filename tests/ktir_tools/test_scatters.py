@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from emulator.errors import EmulationError
 from ktir.diagnostics import KtirDiagnostic
 from ktir_tools.run import run_and_check
+from tests.strategies.kernels import box_set, row_major_view
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "kernels"
 RFC = Path(__file__).resolve().parents[2] / "filecheck" / "ktir" / "interpreter" / "Inputs"
@@ -64,22 +65,16 @@ def scatter_kernel(rows: int, cols: int, per_tile: int, grid: int, add: bool,
     pair per element, from two i32 views)."""
     n = per_tile * grid
 
-    def box(*extents: int) -> str:
-        dims = ", ".join(f"d{k}" for k in range(len(extents)))
-        cons = ", ".join(f"d{k} >= 0, -d{k} + {e - 1} >= 0" for k, e in enumerate(extents))
-        return f"affine_set<({dims}) : ({cons})>"
 
     mat = f"memref<{n}x{cols}xf16>"
-    view = ("ktdp.construct_memory_view %{a}, sizes: [{r}, {c}], strides: [{c}, 1] "
-            "{{coordinate_set = {s}, memory_space = #ktdp.memory_space<global>}} : {t}")
     at = f"!ktdp.access_tile<{per_tile}x{cols}xindex>"
     tile = (f"ktdp.construct_access_tile %{{v}}[%first, %c0] {{{{access_tile_order = #id, "
-            f"access_tile_set = {box(per_tile, cols)}}}}} : {mat} -> {at}")
+            f"access_tile_set = {box_set(per_tile, cols)}}}}} : {mat} -> {at}")
     tt = f"tensor<{per_tile}x{cols}xf16>"
     ids_t = f"memref<{n}x{cols}xi32>" if per_element else f"memref<{n}xi32>"
-    ids_view = (view.format(a="Ids", r=n, c=cols, s=box(n, cols), t=ids_t) if per_element
+    ids_view = (row_major_view("Ids", n, cols, ids_t) if per_element
                 else f"ktdp.construct_memory_view %Ids, sizes: [{n}], strides: [1] "
-                     f"{{coordinate_set = {box(n)}, memory_space = "
+                     f"{{coordinate_set = {box_set(n)}, memory_space = "
                      f"#ktdp.memory_space<global>}} : {ids_t}")
     args = "%X: index, " + ("%Y: index, " if add else "") + "%Ids: index, " + (
         "%Jds: index, " if per_element else "") + "%Out: index"
@@ -90,30 +85,29 @@ def scatter_kernel(rows: int, cols: int, per_tile: int, grid: int, add: bool,
         f"  %cT = arith.constant {per_tile} : index",
         "  %t = ktdp.get_compute_tile_id : index",
         "  %first = arith.muli %t, %cT : index",
-        "  %Xv = " + view.format(a="X", r=n, c=cols, s=box(n, cols), t=mat),
+        "  %Xv = " + row_major_view("X", n, cols, mat),
         "  %xt = " + tile.format(v="Xv"),
         f"  %x = ktdp.load %xt : {at} -> {tt}",
         "  %Iv = " + ids_view,
-        "  %Ov = " + view.format(a="Out", r=rows, c=cols, s=box(rows, cols),
-                                  t=f"memref<{rows}x{cols}xf16>"),
+        "  %Ov = " + row_major_view("Out", rows, cols, f"memref<{rows}x{cols}xf16>"),
     ]
     out = "%x"
     if add:
-        lines += ["  %Yv = " + view.format(a="Y", r=n, c=cols, s=box(n, cols), t=mat),
+        lines += ["  %Yv = " + row_major_view("Y", n, cols, mat),
                   "  %yt = " + tile.format(v="Yv"),
                   f"  %y = ktdp.load %yt : {at} -> {tt}",
                   f"  %e = tensor.empty() : {tt}",
                   f"  %s = linalg.add ins(%x, %y : {tt}, {tt}) outs(%e : {tt}) -> {tt}"]
         out = "%s"
     if per_element:
-        lines.append("  %Jv = " + view.format(a="Jds", r=n, c=cols, s=box(n, cols), t=ids_t))
+        lines.append("  %Jv = " + row_major_view("Jds", n, cols, ids_t))
         subs = "ind(%Iv[%first + %i, %d]), ind(%Jv[%first + %i, %d])"
         views = f"{ids_t}, {ids_t}"
     else:
         subs, views = "ind(%Iv[%first + %i]), (%d)", ids_t
     lines += [f"  %st = ktdp.construct_indirect_access_tile intermediate_variables(%i, %d) "
               f"%Ov[{subs}] {{variables_space_order = #id, variables_space_set = "
-              f"{box(per_tile, cols)}}} : memref<{rows}x{cols}xf16>, {views} -> {at}",
+              f"{box_set(per_tile, cols)}}} : memref<{rows}x{cols}xf16>, {views} -> {at}",
               f"  ktdp.store {out}, %st : {tt}, {at}", "  return", "}"]
     return "\n".join(lines) + "\n"
 
