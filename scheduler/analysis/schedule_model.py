@@ -51,9 +51,9 @@ from scheduler.dialects.ktdf import (
     PipelineOp,
     StageOp,
 )
+from scheduler.dialects.ktdf_types import FifoSlotType
 
 _TRANSFERS = (DataTransferOp, IndDataTransferOp)
-from scheduler.dialects.ktdf_types import FifoSlotType
 
 _CLASS_OF_OP = {"arith.mulf": "mul", "arith.muli": "mul", "arith.divf": "divide",
                 "arith.divsi": "divide", "arith.divui": "divide", "arith.remf": "divide",
