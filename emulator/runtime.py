@@ -181,9 +181,9 @@ class Process:
         raise OutOfBoundsError(f"coordinates {tuple(base)} + the access set leave the "
                                f"view's shape {plan.shape}")
 
-    def _bad_index(self, k: int, dim: int, extent: int) -> None:
+    def _bad_index(self, k: int, dim: int, extent: int, what: str = "gathered") -> None:
         raise OutOfBoundsError(f"index {k} read from the index memref is outside dimension "
-                               f"{dim} of the gathered view (0 to {extent - 1})")
+                               f"{dim} of the {what} view (0 to {extent - 1})")
 
     def _lanes(self, n: int, plan: Plan) -> None:
         raise ChannelTypeError(f"a {n}-lane vector stored through a {plan.n}-point store set")

@@ -131,9 +131,10 @@ def run(
     owner) or whose pieces are one view, inter-tile communication (tile futures: partials
     exchanged through scratchpad slots over the ring, or a device-memory workspace placed
     after the buffers on devices without one, folded in ascending producer id as the
-    interpreter does), branches on the tile id and gathers through indirect access tiles
-    (paged_gather, gather_add; one index per transfer). Not yet: matmul and scatters; what
-    the compiler cannot run stops with a diagnostic naming the op and the reason.
+    interpreter does), branches on the tile id, gathers through indirect access tiles
+    (paged_gather, gather_add; one index per transfer) and scatters through them
+    (scatter_add; not on stream_device). Not yet: matmul; what the compiler cannot run
+    stops with a diagnostic naming the op and the reason.
 
     Scratchpad inputs: a constant-address scratchpad view is a fixed buffer, seeded (or
     given with --inputs by the view's name) in the scratchpad of its tile on both sides;

@@ -6,7 +6,7 @@ its grid uses.
 The buffers and their sizes come from the reference interpreter's argument plan and the
 buffers its run wrote; whether a buffer is read is seen in the kernel (a `ktdp.load` reaches
 it through its views and tiles); a table read only through indirect tiles is charged the
-elements its gathers load. Element operations are counted in the kernel: each
+elements its gathers load, one written only through them the elements its scatters store. Element operations are counted in the kernel: each
 arithmetic op on tensors counts its elements, a `linalg` op the points of its iteration space
 times the arithmetic ops of its body, a matmul M x N x K; data movement (loads, stores,
 copies, broadcasts, fills) counts none, nor does an op whose result is never used or that repeats an earlier one of its
@@ -65,6 +65,10 @@ def kernel_work(fn: FuncOp, specs: Iterable[ArgumentSpec], written: Iterable[str
                 nbytes = min(nbytes, gathered * tiles * spec.elem.itemsize)
             reads[memory] = reads.get(memory, 0) + nbytes
         if spec.name in written:
+            nbytes = spec.count * spec.elem.itemsize
+            scattered = _scattered(fn.args[spec.index])
+            if scattered is not None:  # only scattered into: what the scatters store
+                nbytes = min(nbytes, scattered * tiles * spec.elem.itemsize)
             writes[memory] = writes.get(memory, 0) + nbytes
     scalars: dict[SSAValue, object] = {fn.args[s.index]: s.value for s in specs
                                        if s.kind == "scalar"}
@@ -74,30 +78,55 @@ def kernel_work(fn: FuncOp, specs: Iterable[ArgumentSpec], written: Iterable[str
 
 def _is_loaded(arg: SSAValue) -> bool:
     """Whether a `ktdp.load` whose data is used reads through `arg` (its views, tiles,
-    loop-carried copies)."""
-    return any(op.name == "ktdp.load" and _reaches_a_sink(op.results[0])
-               for op in _forward(arg, stop_at_loads=True))
+    loop-carried copies), or a scatter reads its indices there."""
+    fwd = _forward(arg, stop_at_loads=True)
+    reached = set(fwd)
+    for op in fwd:
+        if op.name == "ktdp.load" and _reaches_a_sink(op.results[0]):
+            return True
+        tile = op.operands[1].owner if op.name == "ktdp.store" else None
+        if isinstance(tile, Operation) and tile.name == "ktdp.construct_indirect_access_tile" \
+                and any(v.owner in reached
+                        for v in tile.operands[1:1 + _n_index_views(tile)]):
+            return True
+    return False
 
 
 def _gathered(arg: SSAValue) -> int | None:
     """When every used `ktdp.load` through `arg` reads it as the base of an indirect access
     tile (a gathered table, not an index view): the elements those loads read per tile. A
     table is then charged its gathered rows, not all of it (rows gathered twice count twice:
-    what a schedule without reuse of gathered rows moves)."""
+    what a schedule without reuse of gathered rows moves). None when no load reads it so
+    (read only as a scatter's index view)."""
+    return _through_indirect_tiles(arg, "ktdp.load")
+
+
+def _scattered(arg: SSAValue) -> int | None:
+    """When every `ktdp.store` through `arg` writes it as the base of an indirect access
+    tile (a scattered table): the elements those stores write per tile (rows scattered to
+    twice count twice), which the table is charged instead of all of it."""
+    return _through_indirect_tiles(arg, "ktdp.store")
+
+
+def _through_indirect_tiles(arg: SSAValue, name: str) -> int | None:
+    """The elements the `name` ops (loads whose data is used, or stores) through `arg` move
+    per tile, when each of them moves through an indirect tile whose base `arg` is."""
     fwd = _forward(arg, stop_at_loads=True)
     reached = set(fwd)
-    total = 0
+    total, found = 0, False
     for op in fwd:
-        if op.name != "ktdp.load" or not _reaches_a_sink(op.results[0]):
+        if op.name != name or (name == "ktdp.load" and not _reaches_a_sink(op.results[0])):
             continue
-        tile = op.operands[0].owner
+        found = True
+        tile = op.operands[0 if name == "ktdp.load" else 1].owner
         if not isinstance(tile, Operation) or tile.name != "ktdp.construct_indirect_access_tile":
             return None
         base, *index_views = (v.owner for v in tile.operands[:1 + _n_index_views(tile)])
         if base not in reached or any(v in reached for v in index_views):
             return None
-        total += _numel(op.results[0].type)  # type: ignore[arg-type]
-    return total
+        moved = op.results[0] if name == "ktdp.load" else op.operands[0]
+        total += _numel(moved.type)  # type: ignore[arg-type]
+    return total if found else None
 
 
 def _n_index_views(tile: Operation) -> int:

@@ -26,9 +26,9 @@ written to be read, not to be exact:
   slowest writer + reader pair of a single-copy buffer (the writer waits for the reader to
   release it);
 - a group takes its pipelines one after another, plus one signal latency per handshake.
-Not modelled yet: gathers (`ktdf.ind_data_transfer`: neither listed nor costed; the report
-predicts paged_gather at a quarter of its emulated cycles) and the reduction loops'
-carried dependencies (softmax on sample_device: half).
+Gathers and scatters (`ktdf.ind_data_transfer`) are costed as the transfer of their box;
+not modelled yet: their index reads and the reduction loops' carried dependencies (softmax
+on sample_device: half).
 """
 
 from __future__ import annotations
@@ -44,8 +44,16 @@ from xdsl.ir import Operation, SSAValue
 from ktir.dialects.ktdp_types import kernel_grid
 from scheduler.analysis.index_exprs import loops_between, trip_count
 from scheduler.analysis.units import split_key, unit_key
-from scheduler.dialects.ktdf import INSTANCE, DataTransferOp, PipelineOp, StageOp
+from scheduler.dialects.ktdf import (
+    INSTANCE,
+    DataTransferOp,
+    IndDataTransferOp,
+    PipelineOp,
+    StageOp,
+)
 from scheduler.dialects.ktdf_types import FifoSlotType
+
+_TRANSFERS = (DataTransferOp, IndDataTransferOp)
 
 _CLASS_OF_OP = {"arith.mulf": "mul", "arith.muli": "mul", "arith.divf": "divide",
                 "arith.divsi": "divide", "arith.divui": "divide", "arith.remf": "divide",
@@ -122,7 +130,7 @@ class Group:
         return sum(p.predicted for p in self.pipelines)
 
 
-def _box(t: DataTransferOp, side: str) -> str:
+def _box(t: DataTransferOp | IndDataTransferOp, side: str) -> str:
     sizes = t.mixed_source_sizes if side == "source" else t.mixed_dest_sizes
     if sizes is None:
         return "?"
@@ -138,8 +146,10 @@ def _fifo_hop(v: SSAValue, device):
     return None
 
 
-def _transfer_cost(t: DataTransferOp, unit: str, device) -> tuple[float, float, str, int]:
-    """(latency, cycles for the bytes, description, bytes) of one transfer."""
+def _transfer_cost(t: DataTransferOp | IndDataTransferOp, unit: str, device
+                   ) -> tuple[float, float, str, int]:
+    """(latency, cycles for the bytes, description, bytes) of one transfer (a gather's or
+    scatter's box; its index reads are not counted)."""
     count = t.source_count or t.dest_count or 0
     mem = t.destination if t.source_is_fifo else t.source
     nbytes = count * _elt_bytes(mem.type)
@@ -181,7 +191,7 @@ def _stage(s: StageOp, device, tiles: int, shared: dict[str, float]) -> Stage:
     lats: list[float] = []
     for op in s.body.block.walk():
         n, _ = _trips(loops_between(op, s))
-        if isinstance(op, DataTransferOp):
+        if isinstance(op, _TRANSFERS):
             lat, cyc, what, nbytes = _transfer_cost(op, unit_kind, device)
             st.moves.append(what + (f" x{n}" if n != 1 else ""))
             for side in (op.source, op.destination):
@@ -225,10 +235,10 @@ def _period(p: PipelineOp, stages: list[Stage], copies: int) -> float:
     ops = p.stages
     pairs = []
     for i, w in enumerate(ops):
-        wrote = {t.destination for t in w.walk() if isinstance(t, DataTransferOp)
+        wrote = {t.destination for t in w.walk() if isinstance(t, _TRANSFERS)
                  and not t.dest_is_fifo}
         for j in range(i + 1, len(ops)):
-            if any(isinstance(t, DataTransferOp) and t.source in wrote for t in ops[j].walk()):
+            if any(isinstance(t, _TRANSFERS) and t.source in wrote for t in ops[j].walk()):
                 pairs.append(times[i] + times[j])
     return max([*times, *pairs], default=0.0)
 

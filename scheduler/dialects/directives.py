@@ -383,13 +383,55 @@ class CellOrSlot(CustomDirective):
         _print_sizes(printer, op, self.sizes, self.static_sizes)
 
 
+def _parse_indirect_subscripts(parser: Parser) -> tuple[list[bool], list[list[AffineExpr]],
+                                                         list, list[UnresolvedOperand]]:
+    """`[ind(%buf[exprs]), (expr), expr, ...]`: kinds, expressions per subscript, the index
+    buffers and the SSA ids of all subscripts (the dims of the maps, in first-use order)."""
+    names: dict[str, UnresolvedOperand] = {}
+
+    def on_ssa(name: str, span) -> AffineExpr:
+        if name not in names:
+            names[name] = UnresolvedOperand(span, 0)
+        return AffineExpr.dimension(list(names).index(name))
+
+    kinds, raw, buffers = SubscriptParser(parser, on_ssa).parse_indirect_bracket()
+    return kinds, raw, buffers, list(names.values())
+
+
+def _print_indirect_subscripts(printer: Printer, indices: Sequence[SSAValue],
+                               buffers: Sequence[SSAValue], kinds: ArrayAttr,
+                               maps: ArrayAttr) -> None:
+    """The bracket of a side held per dimension; beside an `ind(...)`, direct subscripts
+    in parentheses."""
+    names = [ssa_name(printer, v) for v in indices]
+    bufs = iter(buffers)
+    parts: list[str] = []
+    indirect = any(is_true(k) for k in kinds.data)
+    for k, m in zip(kinds.data, maps.data):
+        results = cast(AffineMapAttr, m).data.results
+        if is_true(k):
+            exprs = ", ".join(format_affine_expr(e, names) for e in results)
+            parts.append(f"ind({ssa_name(printer, next(bufs))}[{exprs}])")
+        else:
+            e = format_affine_expr(results[0], names)
+            parts.append(f"({e})" if indirect else e)
+    printer.print_string("[" + ", ".join(parts) + "]")
+
+
+def _kinds_and_maps(kinds: list[bool], raw: list[list[AffineExpr]], n: int
+                    ) -> tuple[ArrayAttr, ArrayAttr]:
+    return (ArrayAttr([BoolAttr.from_bool(k) for k in kinds]),
+            ArrayAttr([AffineMapAttr(AffineMap(n, 0, tuple(r))) for r in raw]))
+
+
 @irdl_custom_directive
 class IndirectCell(CustomDirective):
-    """The source of `ind_data_transfer`: `%X[ind(%buf[exprs]), (expr), ...] size [sizes]`.
+    """The source of `ind_data_transfer`: `%X[ind(%buf[exprs]), (expr), ...] size [sizes]`,
+    or a FIFO slot `%s (size [n])?`.
 
     One subscript per dimension; the SSA ids of all subscripts become the index operands (in
     first-use order) and the dims of one map per subscript; `ind(...)` reads the coordinate
-    from an index buffer. The sizes are required."""
+    from an index buffer. A memref source needs its sizes."""
 
     value: OperandVariable
     buffers: VariadicOperandVariable
@@ -402,53 +444,93 @@ class IndirectCell(CustomDirective):
     def parse(self, parser: Parser, state: ParsingState) -> None:
         start = parser.pos
         self.value.set(state, parser.parse_unresolved_operand())
-        names: dict[str, UnresolvedOperand] = {}
-
-        def on_ssa(name: str, span) -> AffineExpr:
-            if name not in names:
-                names[name] = UnresolvedOperand(span, 0)
-            return AffineExpr.dimension(list(names).index(name))
-
-        kinds, raw, buffers = SubscriptParser(parser, on_ssa).parse_indirect_bracket()
+        if parser._current_token.kind != MLIRTokenKind.L_SQUARE:  # pyright: ignore[reportPrivateUsage]
+            self.buffers.set(state, [])
+            self.indices.set(state, [])
+            _parse_sizes(parser, self.sizes, self.static_sizes, state)
+            return
+        kinds, raw, buffers, names = _parse_indirect_subscripts(parser)
         if not _parse_sizes(parser, self.sizes, self.static_sizes, state):
             parser.raise_error(f"the source of {state.op_type.name} needs `size [...]`",
                                start, parser.pos)
         self.buffers.set(state, buffers)
-        self.indices.set(state, list(names.values()))
-        self.kinds.set(state, ArrayAttr([BoolAttr.from_bool(k) for k in kinds]))
-        self.maps.set(state, ArrayAttr([AffineMapAttr(AffineMap(len(names), 0, tuple(r)))
-                                        for r in raw]))
+        self.indices.set(state, names)
+        k, m = _kinds_and_maps(kinds, raw, len(names))
+        self.kinds.set(state, k)
+        self.maps.set(state, m)
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
         state.print_whitespace(printer)
         printer.print_ssa_value(self.value.get(op))
-        names = [ssa_name(printer, v) for v in self.indices.get(op)]
-        buffers = iter(self.buffers.get(op))
-        parts: list[str] = []
         kinds, maps = self.kinds.get(op), self.maps.get(op)
-        for k, m in zip(cast(ArrayAttr, kinds).data, cast(ArrayAttr, maps).data):
-            results = cast(AffineMapAttr, m).data.results
-            if is_true(k):
-                exprs = ", ".join(format_affine_expr(e, names) for e in results)
-                parts.append(f"ind({ssa_name(printer, next(buffers))}[{exprs}])")
+        if isinstance(kinds, ArrayAttr) and isinstance(maps, ArrayAttr):
+            _print_indirect_subscripts(printer, self.indices.get(op), self.buffers.get(op),
+                                       kinds, maps)
+        _print_sizes(printer, op, self.sizes, self.static_sizes)
+
+
+@irdl_custom_directive
+class IndirectOrCell(CustomDirective):
+    """The destination of `ind_data_transfer`: as `CellOrSlot` (`%v ([subscripts])? (size
+    [sizes])?`, the map in `map`), or, when a subscript is `ind(%buf[exprs])`, an indirect
+    side as the source's (kinds and one map per subscript, the index buffers)."""
+
+    value: OperandVariable
+    buffers: VariadicOperandVariable
+    indices: VariadicOperandVariable
+    kinds: AttributeVariable
+    maps: AttributeVariable
+    map: AttributeVariable
+    sizes: VariadicOperandVariable
+    static_sizes: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        self.value.set(state, parser.parse_unresolved_operand())
+        self.buffers.set(state, [])
+        self.indices.set(state, [])
+        if parser._current_token.kind == MLIRTokenKind.L_SQUARE:  # pyright: ignore[reportPrivateUsage]
+            kinds, raw, buffers, names = _parse_indirect_subscripts(parser)
+            self.indices.set(state, names)
+            if any(kinds):
+                self.buffers.set(state, buffers)
+                k, m = _kinds_and_maps(kinds, raw, len(names))
+                self.kinds.set(state, k)
+                self.maps.set(state, m)
             else:
-                parts.append(f"({format_affine_expr(results[0], names)})")
-        printer.print_string("[" + ", ".join(parts) + "]")
+                self.map.set(state, AffineMapAttr(AffineMap(len(names), 0,
+                                                            tuple(r[0] for r in raw))))
+        _parse_sizes(parser, self.sizes, self.static_sizes, state)
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        value, indices = self.value.get(op), self.indices.get(op)
+        printer.print_ssa_value(value)
+        kinds, maps, amap = self.kinds.get(op), self.maps.get(op), self.map.get(op)
+        if isinstance(kinds, ArrayAttr) and isinstance(maps, ArrayAttr):
+            _print_indirect_subscripts(printer, indices, self.buffers.get(op), kinds, maps)
+        elif isinstance(value.type, MemRefType) and isinstance(amap, AffineMapAttr) and \
+                amap.data.num_dims == len(indices) and amap.data.num_symbols == 0:
+            print_ssa_subscripts(printer, amap.data, indices)
         _print_sizes(printer, op, self.sizes, self.static_sizes)
 
 
 @irdl_custom_directive
 class IndTransferTypes(CustomDirective):
     """`T_source, T_buffer..., T_destination` of `ind_data_transfer` (upstream's name): one
-    index-buffer type per `ind(...)` subscript; the count and each type are checked (located)
-    while parsing, and a FIFO slot may be written unqualified."""
+    index-buffer type per `ind(...)` subscript, the source's then the destination's; the
+    count and each type are checked (located) while parsing, and a FIFO slot may be written
+    unqualified."""
 
     source: TypeDirective
     buffers: TypeDirective
+    dest_buffers: TypeDirective
     dest: TypeDirective
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        n = len(state.operands[self.buffers.inner.index] or ())  # pyright: ignore[reportAttributeAccessIssue]
+        def count(ty: TypeDirective) -> int:
+            return len(state.operands[ty.inner.index] or ())  # pyright: ignore[reportAttributeAccessIssue]
+
+        n, m = count(self.buffers), count(self.dest_buffers)
         pos = parser.pos
         parsed: list[tuple[Attribute, int, int]] = []
 
@@ -457,18 +539,20 @@ class IndTransferTypes(CustomDirective):
             parsed.append((_parse_type(parser, True), start, parser.pos))
 
         parser.parse_comma_separated_list(Parser.Delimiter.NONE, one)
-        if len(parsed) != n + 2:
-            parser.raise_error(f"expected {n + 2} types (the source, one per index buffer, the "
-                               f"destination), got {len(parsed)}", pos, parser.pos)
-        roles = [self.source, *[self.buffers] * n, self.dest]
+        if len(parsed) != n + m + 2:
+            parser.raise_error(f"expected {n + m + 2} types (the source, one per index "
+                               f"buffer, the destination), got {len(parsed)}", pos, parser.pos)
+        roles = [self.source, *[self.buffers] * n, *[self.dest_buffers] * m, self.dest]
         for ty, (t, start, end) in zip(roles, parsed):
             _check_type(parser, state.op_type, ty, t, start, end)
         types = [t for t, _, _ in parsed]
         self.source.set(state, types[:1])
-        self.buffers.set(state, types[1:-1])
+        self.buffers.set(state, types[1:1 + n])
+        self.dest_buffers.set(state, types[1 + n:-1])
         self.dest.set(state, types[-1:])
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
         state.print_whitespace(printer)
-        printer.print_list([*self.source.get(op), *self.buffers.get(op), *self.dest.get(op)],
+        printer.print_list([*self.source.get(op), *self.buffers.get(op),
+                            *self.dest_buffers.get(op), *self.dest.get(op)],
                            printer.print_attribute)

@@ -15,11 +15,15 @@ stays linear. A masked transfer's mask goes to the hop that touches its view (th
 a load, the last of a store). Idempotent: routed transfers (slots that start or end at a unit)
 are left alone. An indirect load (`ktdf.ind_data_transfer`) gathers on its first hop, from
 index buffers the same unit staged into the first memory of the route just before (in place,
-on a route without a memory).
+on a route without a memory). An indirect store scatters on its last hop, from the last
+memory of the route, where the load part of the pipeline staged its indices (the unit that
+writes that memory from the index views' memory: the loading DMA); a route without that
+memory is refused.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -47,6 +51,7 @@ from scheduler.dialects.ktdf import (
     StageOp,
     TokenType,
 )
+from scheduler.dialects.ktdf_transfers import Subscript
 from scheduler.rewriting import apply_patterns
 
 
@@ -242,30 +247,8 @@ class _Expander:
                                                       slot_t.num_elements, elt)
             return
         stage_mem = hops.memories[0]
-        if any(sizes[d] != 1 for d, sub in enumerate(t.subscripts)
-               if not isinstance(sub, AffineExpr)):
-            raise op_error(t, "an indirect load of several consecutive indices along an "
-                              "indirect dimension: staging one index per transfer is supported")
-        views = [sub for sub in t.subscripts if not isinstance(sub, AffineExpr)]
-        types = {cast(MemRefType, v.type).get_element_type() for v, _ in views}
-        if len(types) > 1:
-            raise op_error(t, "an indirect load whose index views hold different element "
-                              f"types ({', '.join(sorted(map(str, types)))}): their indices "
-                              "are staged into one buffer; not supported yet")
-        # the indices side by side in one buffer of the first memory: index j at [j]
-        buf = rb.buffer(stage_mem, t, [len(views)], types.pop())
-        buf.name_hint = "idx_" + stage_mem.lower()
-        subscripts: list = []
-        for sub in t.subscripts:
-            if isinstance(sub, AffineExpr):
-                subscripts.append(sub)
-                continue
-            view, exprs = sub
-            j = sum(1 for s in subscripts if not isinstance(s, AffineExpr))
-            ones = [1] * cast(MemRefType, view.type).get_num_dims()
-            rb.add(hops.units[0], n, DataTransferOp(
-                view, idx, AffineMap(len(idx), 0, tuple(exprs)), ones, buf, [j], None, [1]))
-            subscripts.append((buf, [AffineExpr.constant(j)]))
+        subscripts = self.stage_indices(t, t.subscripts, idx, sizes, stage_mem, rb,
+                                        lambda _: (hops.units[0], n))
         src = rb.buffer(stage_mem, t, sizes, elt)
         rb.add(hops.units[0], n, IndDataTransferOp(t.source, idx, subscripts, sizes, src,
                                                    [0] * len(sizes), None, sizes))
@@ -281,6 +264,98 @@ class _Expander:
                                                    t.mixed_dest_sizes))
         self.retype[t.destination] = FifoSlotType(hops.units[-1], self.compute,
                                                   slot_t.num_elements, elt)
+
+    def stage_indices(self, t: IndDataTransferOp, subs: list[Subscript],
+                      idx: list[SSAValue], sizes: list[int], stage_mem: str, rb: _Rebuild,
+                      stager: Callable[[SSAValue], tuple[str, int]]) -> list[Subscript]:
+        """Plain transfers of the indices `subs` reads into one buffer of `stage_mem`,
+        side by side (index j at [j]), each by the unit `stager` names for its index view
+        (with its distance); the subscripts reading them there."""
+        what = "a scatter" if t.is_scatter else "an indirect load"
+        if any(sizes[d] != 1 for d, sub in enumerate(subs) if not isinstance(sub, AffineExpr)):
+            raise op_error(t, f"{what} of several consecutive indices along an indirect "
+                              "dimension: staging one index per transfer is supported")
+        views = [sub for sub in subs if not isinstance(sub, AffineExpr)]
+        types = {cast(MemRefType, v.type).get_element_type() for v, _ in views}
+        if len(types) > 1:
+            raise op_error(t, f"{what} whose index views hold different element types "
+                              f"({', '.join(sorted(map(str, types)))}): their indices are "
+                              "staged into one buffer; not supported yet")
+        buf = rb.buffer(stage_mem, t, [len(views)], types.pop())
+        buf.name_hint = "idx_" + stage_mem.lower()
+        out: list[Subscript] = []
+        for sub in subs:
+            if isinstance(sub, AffineExpr):
+                out.append(sub)
+                continue
+            view, exprs = sub
+            j = sum(1 for s in out if not isinstance(s, AffineExpr))
+            ones = [1] * cast(MemRefType, view.type).get_num_dims()
+            unit, dist = stager(view)
+            rb.add(unit, dist, DataTransferOp(
+                view, idx, AffineMap(len(idx), 0, tuple(exprs)), ones, buf, [j], None, [1]))
+            out.append((buf, [AffineExpr.constant(j)]))
+        return out
+
+    def expand_scatter(self, t: IndDataTransferOp, before: _Rebuild, after: _Rebuild
+                       ) -> None:
+        """A store through index buffers: the hops move the vector to the last memory of
+        the route as for any store, and the last unit scatters it from there, reading the
+        indices in that memory; they are staged there (index j at [j]) in the load part of
+        the pipeline, by the unit that writes that memory from the index views' memory
+        (the DMA that loads)."""
+        slot_t = t.source.type
+        assert isinstance(slot_t, FifoSlotType)
+        dst_mem = slot_t.dst_kind
+        route = self.device.route(self.compute, dst_mem)
+        what = " -> ".join(route) or "(none)"
+        hops = _split_route(t, self.device, route, False)
+        if not hops.memories or hops.memories[-1] != dst_mem:
+            raise op_error(t, f"route {what} of device @{self.device.name} does not end in "
+                              f"memory '{dst_mem}'")
+        _check_queue(t, self.device, self.compute, hops.units[0])
+        if owner_core(t.destination) is not None or any(
+                owner_core(b) is not None for b in t.dest_index_buffers):
+            raise op_error(t, "a scatter into another core's scratchpad: not supported by "
+                              "the scheduler yet")
+        n = len(hops.units)
+        if n == 1:
+            raise op_error(t, f"a scatter on the route {what} of device @{self.device.name}, "
+                              "which has no memory to stage its indices in before the unit "
+                              "that stores: not supported by the scheduler yet")
+        sizes = _static_sizes(t, "dest")
+        stage_mem = hops.memories[-2]
+        dist = 1 + max((d for d, _ in before.order), default=0)
+
+        def stager(view: SSAValue) -> tuple[str, int]:
+            mem = cast(StringAttr, cast(MemRefType, view.type).memory_space).data
+            r = self.device.route(mem, stage_mem)
+            if len(r) != 3 or r[1] not in self.device.units:
+                raise op_error(t, f"a scatter whose indices cannot be staged from '{mem}' "
+                                  f"into '{stage_mem}' by one unit of device "
+                                  f"@{self.device.name} (route: {' -> '.join(r) or '(none)'})"
+                                  ": not supported by the scheduler yet")
+            return r[1], dist
+
+        dsubs = t.dest_subscripts
+        assert dsubs is not None
+        subscripts = self.stage_indices(t, dsubs, list(t.dest_indices), sizes, stage_mem,
+                                        before, stager)
+        elt = slot_t.element_type
+        src: SSAValue = t.source
+        for i, unit in enumerate(hops.units[:-1]):
+            buf = after.buffer(hops.memories[i], t, sizes, elt)
+            src_sizes = t.mixed_source_sizes if i == 0 else sizes
+            after.add(unit, -(i + 1), DataTransferOp(src, [0] * len(sizes) if i else [], None,
+                                                     src_sizes, buf, [0] * len(sizes), None,
+                                                     sizes))
+            src = buf
+        zero = [AffineExpr.constant(0)] * len(sizes)
+        after.add(hops.units[-1], -n, IndDataTransferOp(
+            src, [], zero, sizes, t.destination, list(t.dest_indices), None, sizes,
+            dest_subscripts=subscripts))
+        self.retype[t.source] = FifoSlotType(self.compute, hops.units[0],
+                                             slot_t.num_elements, elt)
 
     def expand_store(self, t: DataTransferOp, rb: _Rebuild) -> None:
         slot_t = t.source.type
@@ -323,8 +398,8 @@ class _Expander:
             and self.unrouted(o)
             for o in s.body.block.ops)]
         stores = [s for s in stages if s.body.block.ops and all(
-            isinstance(o, DataTransferOp) and o.source_is_fifo and self.unrouted(o)
-            for o in s.body.block.ops)]
+            isinstance(o, DataTransferOp | IndDataTransferOp) and o.source_is_fifo
+            and self.unrouted(o) for o in s.body.block.ops)]
         if not loads and not stores:
             return
         before, after = _Rebuild(), _Rebuild()
@@ -333,7 +408,10 @@ class _Expander:
                 self.expand_load(t, before)  # type: ignore[arg-type]
         for s in stores:
             for t in s.body.block.ops:
-                self.expand_store(t, after)  # type: ignore[arg-type]
+                if isinstance(t, IndDataTransferOp):
+                    self.expand_scatter(t, before, after)
+                else:
+                    self.expand_store(t, after)  # type: ignore[arg-type]
         self.rebuild(loads, stores, before, after, rewriter)
 
     def rebuild(self, loads: list[StageOp], stores: list[StageOp], before: _Rebuild,

@@ -72,8 +72,8 @@ def _independent(g: func.FuncOp) -> bool:
         if not isinstance(t, DataTransferOp | IndDataTransferOp):
             continue
         sides = [(t.source, read), (t.destination, written)]
-        if isinstance(t, IndDataTransferOp):  # a gather also reads its index buffers
-            sides += [(b, read) for b in t.index_buffers]
+        if isinstance(t, IndDataTransferOp):  # a gather or scatter also reads its indices
+            sides += [(b, read) for b in t.all_index_buffers]
         for side, into in sides:
             ty = side.type
             if not isinstance(ty, MemRefType) or not isinstance(ty.memory_space, StringAttr):

@@ -1,7 +1,8 @@
 """Gathers end to end: kernels reading through `ktdp.construct_indirect_access_tile` compile,
 run on the emulator and match the reference interpreter (also random row gathers, with and
 without an element-wise add, on every shipped device); what the scheduler does not gather
-yet (an index per lane, a scatter) is a located diagnostic."""
+yet (two index views on a route without a memory) is a located diagnostic. Scatters:
+test_scatters.py."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 
 from ktir.diagnostics import KtirDiagnostic
 from ktir_tools.run import run_and_check
+from tests.strategies.kernels import box_set, row_major_view
 
 KERNELS = Path(__file__).resolve().parent / "kernels"
 RFC = Path(__file__).resolve().parents[2] / "filecheck" / "ktir" / "interpreter" / "Inputs"
@@ -46,8 +48,6 @@ def test_rfc_indirect_access_copy_matches_reference(device: str) -> None:
 @pytest.mark.parametrize(("kernel", "device", "where", "why"), [
     ("indirect-access-copy-elements", "stream_device", "ktdf.ind_data_transfer",
      "with 2 index views on a route of device @stream_device without a memory"),
-    ("indirect-scatter-elements", "spyre", "ktdp.store",
-     "stores through indirect access tiles"),
 ])
 def test_unsupported_indirect_tiles_are_located(kernel: str, device: str, where: str,
                                                 why: str) -> None:
@@ -61,16 +61,10 @@ def gather_kernel(rows: int, cols: int, per_tile: int, grid: int, add: bool) -> 
     tiles: one indirect tile per tile, the index read from an i32 view."""
     n = per_tile * grid
 
-    def box(*extents: int) -> str:
-        dims = ", ".join(f"d{k}" for k in range(len(extents)))
-        cons = ", ".join(f"d{k} >= 0, -d{k} + {e - 1} >= 0" for k, e in enumerate(extents))
-        return f"affine_set<({dims}) : ({cons})>"
 
     mat = f"memref<{n}x{cols}xf16>"
-    view = ("ktdp.construct_memory_view %{a}, sizes: [{r}, {c}], strides: [{c}, 1] "
-            "{{coordinate_set = {s}, memory_space = #ktdp.memory_space<global>}} : {t}")
     tile = (f"ktdp.construct_access_tile %{{v}}[%first, %c0] {{{{access_tile_order = #id, "
-            f"access_tile_set = {box(per_tile, cols)}}}}} : {mat} -> "
+            f"access_tile_set = {box_set(per_tile, cols)}}}}} : {mat} -> "
             f"!ktdp.access_tile<{per_tile}x{cols}xindex>")
     tt = f"tensor<{per_tile}x{cols}xf16>"
     at = f"!ktdp.access_tile<{per_tile}x{cols}xindex>"
@@ -83,22 +77,21 @@ def gather_kernel(rows: int, cols: int, per_tile: int, grid: int, add: bool) -> 
         f"  %cT = arith.constant {per_tile} : index",
         "  %t = ktdp.get_compute_tile_id : index",
         "  %first = arith.muli %t, %cT : index",
-        "  %Tv = " + view.format(a="Table", r=rows, c=cols, s=box(rows, cols),
-                                  t=f"memref<{rows}x{cols}xf16>"),
+        "  %Tv = " + row_major_view("Table", rows, cols, f"memref<{rows}x{cols}xf16>"),
         f"  %Iv = ktdp.construct_memory_view %Ids, sizes: [{n}], strides: [1] "
-        f"{{coordinate_set = {box(n)}, memory_space = #ktdp.memory_space<global>}} : "
+        f"{{coordinate_set = {box_set(n)}, memory_space = #ktdp.memory_space<global>}} : "
         f"memref<{n}xi32>",
-        "  %Ov = " + view.format(a="Out", r=n, c=cols, s=box(n, cols), t=mat),
+        "  %Ov = " + row_major_view("Out", n, cols, mat),
         f"  %g = ktdp.construct_indirect_access_tile intermediate_variables(%i, %d) "
         f"%Tv[ind(%Iv[%first + %i]), (%d)] {{variables_space_order = #id, "
-        f"variables_space_set = {box(per_tile, cols)}}} : memref<{rows}x{cols}xf16>, "
+        f"variables_space_set = {box_set(per_tile, cols)}}} : memref<{rows}x{cols}xf16>, "
         f"memref<{n}xi32> -> {at}",
         f"  %x = ktdp.load %g : {at} -> {tt}",
     ]
     out = "%x"
     if add:
         lines += [
-            "  %Pv = " + view.format(a="Pos", r=n, c=cols, s=box(n, cols), t=mat),
+            "  %Pv = " + row_major_view("Pos", n, cols, mat),
             "  %pt = " + tile.format(v="Pv"),
             f"  %p = ktdp.load %pt : {at} -> {tt}",
             f"  %e = tensor.empty() : {tt}",

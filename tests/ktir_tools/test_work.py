@@ -117,3 +117,11 @@ def test_a_gathered_table_is_charged_its_gathered_rows() -> None:
     # 8 x 64, i.e. 4 x 32 x 64 elements of the 16 x 8 x 64 cache: all of it, so no more
     w = work("paged_gather", ["Out"])
     assert w.reads == {"DDR": 16 * 8 * 64 * 2 + 4 * 4 * 4}
+
+
+def test_a_scattered_table_is_charged_its_scattered_rows() -> None:
+    # scatter_add: 64 rows of 64 f16 stored into a 100-row table; X, Y and the index view
+    # (64 i32: read by the scatter, though no load reads it) are read whole
+    w = work("scatter_add", ["Out"])
+    assert w.writes == {"DDR": 64 * 64 * 2}
+    assert w.reads == {"DDR": 2 * 64 * 64 * 2 + 64 * 4}

@@ -250,6 +250,19 @@ def _box(shape: tuple[int, ...]) -> str:
     return f"affine_set<({dims}) : ({cons})>"
 
 
+def box_set(*extents: int) -> str:
+    """`affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, ...)>`: the box of `extents`."""
+    return _box(extents)
+
+
+def row_major_view(name: str, rows: int, cols: int, memref: str) -> str:
+    """A global `rows x cols` row-major `ktdp.construct_memory_view` of argument `%name`,
+    over its box."""
+    return (f"ktdp.construct_memory_view %{name}, sizes: [{rows}, {cols}], strides: [{cols}, 1] "
+            f"{{coordinate_set = {box_set(rows, cols)}, memory_space = "
+            f"#ktdp.memory_space<global>}} : {memref}")
+
+
 def typed_kernel(s: TypedSpec) -> str:
     rank = len(s.shape)
     tile = (s.shape[0] // s.grid, *s.shape[1:])

@@ -258,12 +258,15 @@ def _buffers_written(stage: StageOp) -> set[SSAValue]:
 
 
 def _buffers_read(stage: StageOp) -> set[SSAValue]:
-    """The memories a stage's transfers read: their sources and a gather's index buffers."""
+    """The memories a stage's transfers read: their sources and the index buffers of
+    gathers and scatters."""
     out: set[SSAValue] = set()
     for t in stage.walk():
-        if isinstance(t, DataTransferOp | IndDataTransferOp) and not t.source_is_fifo:
-            out |= {v for v in (t.source, *getattr(t, "index_buffers", ()))
-                    if memory_kind(v.type) is not None}
+        if isinstance(t, IndDataTransferOp):
+            out |= {v for v in t.all_index_buffers if memory_kind(v.type) is not None}
+        if isinstance(t, DataTransferOp | IndDataTransferOp) and not t.source_is_fifo \
+                and memory_kind(t.source.type) is not None:
+            out.add(t.source)
     return out
 
 

@@ -30,8 +30,10 @@ refused. A transfer through a masked view (dynamic sizes, a coordinate set small
 shape), or of a tile not provably inside its view (over the grid, the loop bounds and the
 ranges of what the host passes: scheduler.analysis.masks), carries the view's coordinate set as its `source_mask` (loads:
 0 outside) or `dest_mask` (stores: dropped outside), the set's symbols bound to the view's
-dynamic sizes. A leaf read through an indirect access tile is gathered by one
-`ktdf.ind_data_transfer` per vector (indirect_loads.py).
+dynamic sizes. A leaf read through an indirect access tile is gathered, and a value stored
+through one scattered, by one `ktdf.ind_data_transfer` per vector (indirect_transfers.py); a
+group that scatters into a view it also reads is refused (its vectors would read what earlier
+ones scattered, where the tile reads everything before it stores).
 """
 
 from __future__ import annotations
@@ -70,7 +72,11 @@ from scheduler.conversion.ktir_to_ktdf.elementwise_fusion import (
     fuse_group,
     leaf_dims,
 )
-from scheduler.conversion.ktir_to_ktdf.indirect_loads import indexed_dims, indirect_transfer
+from scheduler.conversion.ktir_to_ktdf.indirect_transfers import (
+    indexed_dims,
+    indirect_store,
+    indirect_transfer,
+)
 from scheduler.dialects.ktdf import (
     CreateTokenOp,
     DataTransferOp,
@@ -189,8 +195,11 @@ class Builder:
         self.check_ordered_links(group.loads[0].op if group.loads else stores[0])
         leaves = group.leaves()
         follows = {leaf: leaf_dims(leaf) for leaf in leaves}
+        ident = [Follow(d, 1, 0) for d in range(len(group.space))]
         pinned = frozenset(d for leaf in leaves for d in indexed_dims(
-            group.loads[leaf.load], follows[leaf]))
+            group.loads[leaf.load], follows[leaf])) | frozenset(
+            d for acc, _ in group.outputs for d in indexed_dims(acc, ident))
+        self.check_scatters()
         vec = vector_shape(group.space, self.lanes(), pinned)
         for leaf in leaves:
             self.check_leaf(leaf, follows[leaf], vec)
@@ -234,9 +243,11 @@ class Builder:
         stages.append(StageOp(toks[:1] if leaves else [], [toks[-2]],
                               self.compute_body(leaves, follows, slots_in, slots_out, vec),
                               applicable_units=[compute]))
-        store_ops = []
-        ident = [Follow(d, 1, 0) for d in range(len(group.space))]
+        store_ops: list[Operation] = []
         for (acc, _), slot in zip(group.outputs, slots_out):
+            if isinstance(acc.tile, ktdp.ConstructIndirectAccessTileOp):
+                store_ops.append(indirect_store(acc, ivs, vec, self.cast_view, slot))
+                continue
             idx, amap, sizes = self.side(acc, ident, ivs, vec)
             store_ops.append(DataTransferOp(slot, [], None, [n_vec], self.cast(acc), idx, amap,
                                             sizes, **transfer_mask(acc, "dest", self.exprs)))
@@ -249,6 +260,20 @@ class Builder:
         # the loads, tiles and tensor compute the pipeline replaced, and the index arithmetic
         # only they read, are dead now
         dead_code(self.fn.body, self.rewriter)
+
+    def check_scatters(self) -> None:
+        """A scatter's vectors are stored one after the other while later vectors are still
+        read: a group that scatters into a view it also loads from (the same view, or one
+        on the same address) would read what it scattered, where the tile reads everything
+        before it stores."""
+        for acc, _ in self.group.outputs:
+            if not isinstance(acc.tile, ktdp.ConstructIndirectAccessTileOp):
+                continue
+            for load in self.group.loads:
+                if load.view is acc.view or load.view.offset is acc.view.offset:
+                    raise op_error(acc.op, "a scatter into a view the same group reads (a "
+                                           "read-modify-write through indices): not "
+                                           "supported by the scheduler yet")
 
     def parallel_loops(self, steps: tuple[int, ...], stores: list[Operation]
                        ) -> tuple[list[SSAValue], InsertPoint]:
@@ -355,9 +380,10 @@ class BuildThreeStagePipeline(RewritePattern):
             return
         group = fuse_group(stores)
         if group.reductions():
-            for acc in group.loads:
+            for acc in [*group.loads, *(a for a, _ in group.outputs)]:
                 if isinstance(acc.tile, ktdp.ConstructIndirectAccessTileOp):
-                    raise op_error(acc.op, "an indirect access tile read by a reduction: not "
+                    what = "read by" if isinstance(acc.op, ktdp.LoadOp) else "storing"
+                    raise op_error(acc.op, f"an indirect access tile {what} a reduction: not "
                                            "supported by the scheduler yet")
             # the reduction builder extends this module's Builder: imported where needed
             from scheduler.conversion.ktir_to_ktdf.reduction_pipeline import ReductionBuilder

@@ -60,8 +60,8 @@ from scheduler.dialects.ktdf_types import const_int
 
 @dataclass(frozen=True)
 class Access:
-    """A load or store through an access tile over a memory view (a load may read through an
-    indirect tile: its dimensions are the tile's intermediate variables)."""
+    """A load or store through an access tile over a memory view (or through an indirect
+    tile: its dimensions are the tile's intermediate variables)."""
 
     op: ktdp.LoadOp | ktdp.StoreOp
     tile: ktdp.ConstructAccessTileOp | ktdp.ConstructIndirectAccessTileOp
@@ -184,15 +184,15 @@ class FusedGroup:
 
 def access_of(op: ktdp.LoadOp | ktdp.StoreOp) -> Access:
     tile = op.tile.owner
-    if isinstance(tile, ktdp.ConstructIndirectAccessTileOp) and isinstance(op, ktdp.LoadOp):
+    if isinstance(tile, ktdp.ConstructIndirectAccessTileOp):
         aset = tile.variables_space_set.data
     elif isinstance(tile, ktdp.ConstructAccessTileOp):
         aset = tile.access_tile_set.data
     else:
         aset = None
     if aset is None or not isinstance(tile.base.owner, ktdp.ConstructMemoryViewOp):
-        raise op_error(op, "the tile must be a ktdp.construct_access_tile (or, to load, a "
-                           "ktdp.construct_indirect_access_tile) over a "
+        raise op_error(op, "the tile must be a ktdp.construct_access_tile or "
+                           "ktdp.construct_indirect_access_tile over a "
                            "ktdp.construct_memory_view")
     bounds = affine.dim_bounds(aset)
     lower = tuple(lo if lo is not None else 0 for lo, _ in bounds)

@@ -8,8 +8,8 @@ a given tile's: path-expansion routes those over the device's inter-core unit) w
 strides whose coordinate set is their
 box — or, masked (`scheduler.analysis.masks`), views of dynamic size (`sizes: [%n]`) or with a
 box-shaped coordinate set inside their shape —, runtime arguments, access tiles over boxes in
-identity order (masked where they cannot be proven inside their view), loads and
-stores, element-wise compute (`compute_ops.unsupported`: the arith/math/spyreop ops of its
+identity order (masked where they cannot be proven inside their view), indirect access
+tiles over memory views (gathers and scatters; `check_indirect_tile`), loads and stores, element-wise compute (`compute_ops.unsupported`: the arith/math/spyreop ops of its
 table on f16/bf16/f32/i8/i16/i32 tensors, named linalg ops, `linalg.generic` with parallel
 iterators and broadcasting maps, and the ops that move elements: fill, broadcast, transpose,
 splat, extract, unit-dimension reshapes, static slices), index arithmetic,
@@ -90,9 +90,6 @@ class _KernelChecker:
             self.check_indirect_tile(op)
         elif isinstance(op, ktdp.LoadOp | ktdp.StoreOp):
             tile = op.tile.owner
-            if isinstance(op, ktdp.StoreOp) and isinstance(
-                    tile, ktdp.ConstructIndirectAccessTileOp):
-                _fail(op, f"stores through indirect access tiles (scatters): {_NOT_YET}")
             if not isinstance(tile, ktdp.ConstructAccessTileOp
                               | ktdp.ConstructIndirectAccessTileOp):
                 _fail(op, "the tile must come from ktdp.construct_access_tile or "
@@ -176,10 +173,10 @@ class _KernelChecker:
         # a tile not provably inside its view is masked (construct-three-stage-pipeline)
 
     def check_indirect_tile(self, op: ktdp.ConstructIndirectAccessTileOp) -> None:
-        """Gathers of a memory view: the index views are memory views too (staged into the
-        scratchpad by path-expansion), the variable space a static box in identity order.
-        Whether the indirect subscripts suit the vector is decided with the vector, in
-        construct-three-stage-pipeline."""
+        """Gathers from and scatters into a memory view: the index views are memory views
+        too (staged into the scratchpad by path-expansion), the variable space a static box
+        in identity order. Whether the indirect subscripts suit the vector is decided with
+        the vector, in construct-three-stage-pipeline."""
         for v in (op.base, *op.indirect_memrefs):
             if not isinstance(v.owner, ktdp.ConstructMemoryViewOp):
                 _fail(op, "the base and index views of an indirect tile must be "

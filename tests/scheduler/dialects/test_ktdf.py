@@ -253,6 +253,33 @@ def test_ind_data_transfer_builder():
         (MemoryEffectKind.READ, x), (MemoryEffectKind.READ, ib), (MemoryEffectKind.WRITE, dst)}
 
 
+def test_ind_data_transfer_scatter_builder():
+    y_t = MemRefType(f16, [64, 64], memory_space=StringAttr("DDR"))
+    idx_t = MemRefType(i32, [2], memory_space=StringAttr("LX"))
+    buf_t = MemRefType(f16, [1, 64], memory_space=StringAttr("LX"))
+    block = Block(arg_types=[y_t, idx_t, buf_t, IDX])
+    y, ib, buf, v = block.args
+    d0 = AffineExpr.dimension(0)
+    with ImplicitBuilder(block):
+        op = IndDataTransferOp(buf, [], [AffineExpr.constant(0)] * 2, [1, 64], y, [v], None,
+                               [1, 64], dest_subscripts=[(ib, [AffineExpr.constant(0)]), d0])
+        func.ReturnOp()
+    module = ModuleOp([func.FuncOp("s", ((y_t, idx_t, buf_t, IDX), ()), Region(block))])
+    text = roundtrip(module)
+    assert "from %2[0, 0] size [1, 64] to %0[ind(%1[0]), (%3)] size [1, 64]" in text
+    assert op.is_scatter
+    assert not op.source_is_fifo
+    assert op.subscripts == [AffineExpr.constant(0)] * 2
+    dsubs = op.dest_subscripts
+    assert dsubs is not None
+    assert dsubs[0][0] is ib
+    assert dsubs[1] == d0
+    effects = get_effects(op)
+    assert effects is not None
+    assert {(e.kind, e.value) for e in effects} == {
+        (MemoryEffectKind.READ, buf), (MemoryEffectKind.READ, ib), (MemoryEffectKind.WRITE, y)}
+
+
 def test_stage_token_rules():
     _, p = build_three_stage()
     load: StageOp = p["load"]

@@ -381,7 +381,7 @@ func.func @negative_ind_subscript_count(%x: memref<8x128xf16, "DDR">, %idx: memr
 
 func.func @negative_ind_buffer_count(%x: memref<8x128xf16, "DDR">, %idx: memref<4xi32, "L1">, %d: memref<128xf16, "L1">, %b: index) {
   // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'ktdf.ind_data_transfer' op 1 indirect subscripts but 2 index buffers
-  "ktdf.ind_data_transfer"(%x, %idx, %idx, %b, %d) <{operandSegmentSizes = array<i32: 1, 2, 1, 0, 1, 0, 0>, per_dim_subscript_kinds = [true, false], per_dim_subscript_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (0)>], static_source_sizes = array<i64: 1, 128>, static_dest_sizes = array<i64: 128>, dest_map = affine_map<() -> (0)>}> : (memref<8x128xf16, "DDR">, memref<4xi32, "L1">, memref<4xi32, "L1">, index, memref<128xf16, "L1">) -> ()
+  "ktdf.ind_data_transfer"(%x, %idx, %idx, %b, %d) <{operandSegmentSizes = array<i32: 1, 2, 1, 0, 1, 0, 0, 0>, per_dim_subscript_kinds = [true, false], per_dim_subscript_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (0)>], static_source_sizes = array<i64: 1, 128>, static_dest_sizes = array<i64: 128>, dest_map = affine_map<() -> (0)>}> : (memref<8x128xf16, "DDR">, memref<4xi32, "L1">, memref<4xi32, "L1">, index, memref<128xf16, "L1">) -> ()
   return
 }
 
@@ -389,7 +389,7 @@ func.func @negative_ind_buffer_count(%x: memref<8x128xf16, "DDR">, %idx: memref<
 
 func.func @negative_ind_kinds(%x: memref<8x128xf16, "DDR">, %d: memref<128xf16, "L1">, %b: index) {
   // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'ktdf.ind_data_transfer' op per_dim_subscript_kinds must be booleans
-  "ktdf.ind_data_transfer"(%x, %b, %d) <{operandSegmentSizes = array<i32: 1, 0, 1, 0, 1, 0, 0>, per_dim_subscript_kinds = [0, 1], per_dim_subscript_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (0)>], static_source_sizes = array<i64: 1, 128>, static_dest_sizes = array<i64: 128>, dest_map = affine_map<() -> (0)>}> : (memref<8x128xf16, "DDR">, index, memref<128xf16, "L1">) -> ()
+  "ktdf.ind_data_transfer"(%x, %b, %d) <{operandSegmentSizes = array<i32: 1, 0, 1, 0, 1, 0, 0, 0>, per_dim_subscript_kinds = [0, 1], per_dim_subscript_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (0)>], static_source_sizes = array<i64: 1, 128>, static_dest_sizes = array<i64: 128>, dest_map = affine_map<() -> (0)>}> : (memref<8x128xf16, "DDR">, index, memref<128xf16, "L1">) -> ()
   return
 }
 
@@ -397,7 +397,7 @@ func.func @negative_ind_kinds(%x: memref<8x128xf16, "DDR">, %d: memref<128xf16, 
 
 func.func @negative_ind_map_dims(%x: memref<8x128xf16, "DDR">, %d: memref<128xf16, "L1">, %b: index) {
   // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'ktdf.ind_data_transfer' op subscript map 1 has 2 dims and 0 symbols, expected 1 dims (the subscript operands) and no symbols
-  "ktdf.ind_data_transfer"(%x, %b, %d) <{operandSegmentSizes = array<i32: 1, 0, 1, 0, 1, 0, 0>, per_dim_subscript_kinds = [false, false], per_dim_subscript_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0, d1) -> (0)>], static_source_sizes = array<i64: 1, 128>, static_dest_sizes = array<i64: 128>, dest_map = affine_map<() -> (0)>}> : (memref<8x128xf16, "DDR">, index, memref<128xf16, "L1">) -> ()
+  "ktdf.ind_data_transfer"(%x, %b, %d) <{operandSegmentSizes = array<i32: 1, 0, 1, 0, 1, 0, 0, 0>, per_dim_subscript_kinds = [false, false], per_dim_subscript_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0, d1) -> (0)>], static_source_sizes = array<i64: 1, 128>, static_dest_sizes = array<i64: 128>, dest_map = affine_map<() -> (0)>}> : (memref<8x128xf16, "DDR">, index, memref<128xf16, "L1">) -> ()
   return
 }
 
@@ -405,7 +405,7 @@ func.func @negative_ind_map_dims(%x: memref<8x128xf16, "DDR">, %d: memref<128xf1
 
 func.func @negative_ind_direct_results(%x: memref<8x128xf16, "DDR">, %d: memref<128xf16, "L1">, %b: index) {
   // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'ktdf.ind_data_transfer' op direct subscript 0 must be a single expression
-  "ktdf.ind_data_transfer"(%x, %b, %d) <{operandSegmentSizes = array<i32: 1, 0, 1, 0, 1, 0, 0>, per_dim_subscript_kinds = [false, false], per_dim_subscript_maps = [affine_map<(d0) -> (d0, d0)>, affine_map<(d0) -> (0)>], static_source_sizes = array<i64: 1, 128>, static_dest_sizes = array<i64: 128>, dest_map = affine_map<() -> (0)>}> : (memref<8x128xf16, "DDR">, index, memref<128xf16, "L1">) -> ()
+  "ktdf.ind_data_transfer"(%x, %b, %d) <{operandSegmentSizes = array<i32: 1, 0, 1, 0, 1, 0, 0, 0>, per_dim_subscript_kinds = [false, false], per_dim_subscript_maps = [affine_map<(d0) -> (d0, d0)>, affine_map<(d0) -> (0)>], static_source_sizes = array<i64: 1, 128>, static_dest_sizes = array<i64: 128>, dest_map = affine_map<() -> (0)>}> : (memref<8x128xf16, "DDR">, index, memref<128xf16, "L1">) -> ()
   return
 }
 
@@ -454,6 +454,46 @@ func.func @negative_ind_no_source_size(%x: memref<8x128xf16, "DDR">, %idx: memre
 func.func @negative_ind_type_count(%x: memref<8x128xf16, "DDR">, %idx: memref<4xi32, "L1">, %d: memref<128xf16, "L1">, %b: index) {
   // CHECK: invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: expected 3 types (the source, one per index buffer, the destination), got 2
   ktdf.ind_data_transfer from %x[ind(%idx[%b]), (0)] size [1, 128] to %d[0] size [128] : memref<8x128xf16, "DDR">, memref<128xf16, "L1">
+  return
+}
+
+// -----
+
+func.func @negative_ind_none(%x: memref<8x128xf16, "DDR">, %d: memref<128xf16, "L1">, %b: index) {
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'ktdf.ind_data_transfer' op an indirect transfer needs an ind(...) subscript on its source or its destination (else use ktdf.data_transfer)
+  ktdf.ind_data_transfer from %x[%b, 0] size [1, 128] to %d[0] size [128] : memref<8x128xf16, "DDR">, memref<128xf16, "L1">
+  return
+}
+
+// -----
+
+func.func @negative_ind_dest_subscript_count(%y: memref<8x128xf16, "DDR">, %idx: memref<4xi32, "L1">, %s: memref<128xf16, "L1">) {
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'ktdf.ind_data_transfer' op expects one subscript per destination dimension (2), got 1 kinds and 1 maps
+  ktdf.ind_data_transfer from %s[0] size [128] to %y[ind(%idx[0])] size [1, 128] : memref<128xf16, "L1">, memref<4xi32, "L1">, memref<8x128xf16, "DDR">
+  return
+}
+
+// -----
+
+func.func @negative_ind_dest_sizes(%y: memref<8x128xf16, "DDR">, %idx: memref<4xi32, "L1">, %s: memref<128xf16, "L1">) {
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'ktdf.ind_data_transfer' op dest size count (1) must match memref rank (2)
+  ktdf.ind_data_transfer from %s[0] size [128] to %y[ind(%idx[0]), (0)] size [128] : memref<128xf16, "L1">, memref<4xi32, "L1">, memref<8x128xf16, "DDR">
+  return
+}
+
+// -----
+
+func.func @negative_ind_dest_map(%y: memref<8x128xf16, "DDR">, %idx: memref<4xi32, "L1">, %s: memref<128xf16, "L1">) {
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'ktdf.ind_data_transfer' op an indirect destination is a memref with dest_subscript_kinds and dest_subscript_maps, and no dest_map
+  "ktdf.ind_data_transfer"(%s, %y, %idx) <{operandSegmentSizes = array<i32: 1, 0, 0, 0, 1, 1, 0, 0>, per_dim_subscript_kinds = [false], per_dim_subscript_maps = [affine_map<() -> (0)>], static_source_sizes = array<i64: 128>, static_dest_sizes = array<i64: 1, 128>, dest_map = affine_map<() -> (0, 0)>, dest_subscript_kinds = [true, false], dest_subscript_maps = [affine_map<() -> (0)>, affine_map<() -> (0)>]}> : (memref<128xf16, "L1">, memref<8x128xf16, "DDR">, memref<4xi32, "L1">) -> ()
+  return
+}
+
+// -----
+
+func.func @negative_ind_fifo_source_subscripts(%y: memref<8x128xf16, "DDR">, %idx: memref<4xi32, "L1">, %s: !ktdf.fifo.slot<"PE" -> "LX_STORE", 128xf16>, %b: index) {
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'ktdf.ind_data_transfer' op a FIFO source has no subscripts
+  "ktdf.ind_data_transfer"(%s, %b, %y, %idx) <{operandSegmentSizes = array<i32: 1, 0, 1, 0, 1, 1, 0, 0>, static_source_sizes = array<i64: 128>, static_dest_sizes = array<i64: 1, 128>, dest_subscript_kinds = [true, false], dest_subscript_maps = [affine_map<() -> (0)>, affine_map<() -> (0)>]}> : (!ktdf.fifo.slot<"PE" -> "LX_STORE", 128xf16>, index, memref<8x128xf16, "DDR">, memref<4xi32, "L1">) -> ()
   return
 }
 

@@ -5,7 +5,8 @@
 /// Every ktdf op, type and attribute survives print -> parse -> print, in the custom form and
 /// through the generic form. FIFO slot types print unqualified in read/write_to_fifo (both
 /// spellings parse), `modulo(size: N)` prints as `size : N`, create_token's unique_id shows
-/// only in the generic form, and bare direct subscripts of ind_data_transfer print in parens.
+/// only in the generic form, bare direct subscripts of ind_data_transfer print in parens beside an
+/// `ind(...)`, and a scatter's destination is written like a gather's source.
 
 // CHECK-LABEL: func.func @types(
 // CHECK-SAME:    %{{.*}}: !ktdf.token, %{{.*}}: !ktdf.fifo.slot<"L1LU" -> "SFU", 64xf16>,
@@ -142,12 +143,24 @@ func.func @masked(%x: memref<?x64xf16, "DDR">, %b: memref<1x64xf16, "L1">, %n: i
 // CHECK-NEXT:    ktdf.ind_data_transfer from %[[X]][ind(%[[IDX]][%[[B]], %[[H]] + 1]), (%[[H]]), (%[[C0]])] size [2, 1, 128] to %[[DST]][0, 0, 0] size [2, 1, 128] : memref<1000x8x128xf16, "DDR">, memref<4x16xi32, "L1">, memref<2x1x128xf16, "L1">
 // CHECK-NEXT:    ktdf.ind_data_transfer from %[[X]][ind(%[[IDX]][%[[B]], %[[H]]]), (%[[H]] * 2), (0)] size [1, 1, %[[B]]] to %[[F]] {transfer_mode = "pad"} : memref<1000x8x128xf16, "DDR">, memref<4x16xi32, "L1">, !ktdf.fifo.slot<"MNILU" -> "SFU", 128xf16>
 // GENERIC-LABEL: sym_name = "gather"
-// GENERIC:       "ktdf.ind_data_transfer"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{per_dim_subscript_kinds = [true, false, false], per_dim_subscript_maps = [affine_map<(d0, d1, d2) -> (d0, (d1 + 1))>, affine_map<(d0, d1, d2) -> (d1)>, affine_map<(d0, d1, d2) -> (d2)>], static_source_sizes = array<i64: 2, 1, 128>, static_dest_sizes = array<i64: 2, 1, 128>, dest_map = affine_map<() -> (0, 0, 0)>, operandSegmentSizes = array<i32: 1, 1, 3, 0, 1, 0, 0>}>
+// GENERIC:       "ktdf.ind_data_transfer"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{per_dim_subscript_kinds = [true, false, false], per_dim_subscript_maps = [affine_map<(d0, d1, d2) -> (d0, (d1 + 1))>, affine_map<(d0, d1, d2) -> (d1)>, affine_map<(d0, d1, d2) -> (d2)>], static_source_sizes = array<i64: 2, 1, 128>, static_dest_sizes = array<i64: 2, 1, 128>, dest_map = affine_map<() -> (0, 0, 0)>, operandSegmentSizes = array<i32: 1, 1, 3, 0, 1, 0, 0, 0>}>
 func.func @gather(%X: memref<1000x8x128xf16, "DDR">, %idx: memref<4x16xi32, "L1">, %dst: memref<2x1x128xf16, "L1">, %b: index, %h: index) {
   %c0 = arith.constant 0 : index
   %f = ktdf.fifo.allocate() -> !ktdf.fifo.slot<"MNILU" -> "SFU", 128xf16>
   ktdf.ind_data_transfer from %X[ind(%idx[%b, %h + 1]), (%h), (%c0)] size [2, 1, 128] to %dst[0, 0, 0] size [2, 1, 128] : memref<1000x8x128xf16, "DDR">, memref<4x16xi32, "L1">, memref<2x1x128xf16, "L1">
   ktdf.ind_data_transfer from %X[ind(%idx[%b, %h]), %h * 2, 0] size [1, 1, %b] to %f {transfer_mode = "pad"} : memref<1000x8x128xf16, "DDR">, memref<4x16xi32, "L1">, !ktdf.fifo.slot<"MNILU" -> "SFU", 128xf16>
+  return
+}
+
+// CHECK-LABEL: func.func @scatter(
+// CHECK-SAME:    %[[Y:[^:]*]]: memref<64x64xf16, "DDR">, %[[IDX:[^:]*]]: memref<2xi32, "LX">, %[[BUF:[^:]*]]: memref<1x64xf16, "LX">, %[[S:[^:]*]]: !ktdf.fifo.slot<"PE" -> "LX_STORE", 64xf16>, %[[V:[^:]*]]: index)
+// CHECK-NEXT:    ktdf.ind_data_transfer from %[[BUF]][0, 0] size [1, 64] to %[[Y]][ind(%[[IDX]][0]), (%[[V]])] size [1, 64] : memref<1x64xf16, "LX">, memref<2xi32, "LX">, memref<64x64xf16, "DDR">
+// CHECK-NEXT:    ktdf.ind_data_transfer from %[[S]] size [64] to %[[Y]][ind(%[[IDX]][0]), ind(%[[IDX]][1])] size [1, 64] {transfer_mode = "pad"} : !ktdf.fifo.slot<"PE" -> "LX_STORE", 64xf16>, memref<2xi32, "LX">, memref<2xi32, "LX">, memref<64x64xf16, "DDR">
+// GENERIC-LABEL: sym_name = "scatter"
+// GENERIC:       "ktdf.ind_data_transfer"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{per_dim_subscript_kinds = [false, false], per_dim_subscript_maps = [affine_map<() -> (0)>, affine_map<() -> (0)>], static_source_sizes = array<i64: 1, 64>, static_dest_sizes = array<i64: 1, 64>, dest_subscript_kinds = [true, false], dest_subscript_maps = [affine_map<(d0) -> (0)>, affine_map<(d0) -> (d0)>], operandSegmentSizes = array<i32: 1, 0, 0, 0, 1, 1, 1, 0>}>
+func.func @scatter(%Y: memref<64x64xf16, "DDR">, %idx: memref<2xi32, "LX">, %buf: memref<1x64xf16, "LX">, %s: !ktdf.fifo.slot<"PE" -> "LX_STORE", 64xf16>, %v: index) {
+  ktdf.ind_data_transfer from %buf[0, 0] size [1, 64] to %Y[ind(%idx[0]), %v] size [1, 64] : memref<1x64xf16, "LX">, memref<2xi32, "LX">, memref<64x64xf16, "DDR">
+  ktdf.ind_data_transfer from %s size [64] to %Y[ind(%idx[0]), ind(%idx[1])] size [1, 64] {transfer_mode = "pad"} : !ktdf.fifo.slot<"PE" -> "LX_STORE", 64xf16>, memref<2xi32, "LX">, memref<2xi32, "LX">, memref<64x64xf16, "DDR">
   return
 }
 

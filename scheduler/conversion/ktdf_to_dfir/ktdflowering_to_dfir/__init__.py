@@ -8,7 +8,8 @@ bodies its pattern checks itself (`WHOLE`, optional), added to `FAMILIES`:
 * control.py   — `execute_on` inlined or dropped per kind, the tile id, loop marks;
 * signals.py   — `ktdf_lowering.signal` to `dataflow.sync_send` / `sync_recv`;
 * transfers.py — `ktdf.data_transfer` and FIFO reads/writes to `agen` + `send`/`receive`;
-* gathers.py   — `ktdf.ind_data_transfer` to `agen.composite_indirect_load_and_store`;
+* indirect.py  — `ktdf.ind_data_transfer` (gathers, scatters) to
+  `agen.composite_indirect_load_and_store`;
 * compute.py   — the fused `linalg.generic` to `vectorchain`;
 * symbols.py   — views and buffers to logical memory views, kernel arguments to symbols;
 * buffering.py — buffer phases and selections (double buffering) to a rotating start address.
@@ -26,7 +27,7 @@ from scheduler.conversion.ktdf_to_dfir.ktdflowering_to_dfir import (
     buffering,
     compute,
     control,
-    gathers,
+    indirect,
     signals,
     symbols,
     transfers,
@@ -38,7 +39,7 @@ from scheduler.conversion.ktdf_to_dfir.ktdflowering_to_dfir.programs import (
 from scheduler.rewriting import apply_patterns, dead_code
 from spyrecode.dialects.dataflow import ProgramUnitOp
 
-FAMILIES = (control, signals, transfers, gathers, compute, symbols, buffering)
+FAMILIES = (control, signals, transfers, indirect, compute, symbols, buffering)
 LOWERED: tuple[type[Operation], ...] = tuple(t for f in FAMILIES for t in f.LOWERED)
 WHOLE: tuple[type[Operation], ...] = tuple(t for f in FAMILIES for t in getattr(f, "WHOLE", ()))
 

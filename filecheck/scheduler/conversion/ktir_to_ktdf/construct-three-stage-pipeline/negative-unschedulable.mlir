@@ -174,7 +174,7 @@ ktdf_arch.device @sample_device import("sample_device.mlir")
 func.func @negative_tile_argument(%t: !ktdp.access_tile<1x64xindex>) attributes {grid = [1]} {
   %a = ktdp.load %t : !ktdp.access_tile<1x64xindex> -> tensor<1x64xf16>
   %n = arith.negf %a : tensor<1x64xf16>
-  // CHECK: :[[# @LINE + 1]]:3: error: 'ktdp.store' op the tile must be a ktdp.construct_access_tile (or, to load, a ktdp.construct_indirect_access_tile) over a ktdp.construct_memory_view
+  // CHECK: :[[# @LINE + 1]]:3: error: 'ktdp.store' op the tile must be a ktdp.construct_access_tile or ktdp.construct_indirect_access_tile over a ktdp.construct_memory_view
   ktdp.store %n, %t : tensor<1x64xf16>, !ktdp.access_tile<1x64xindex>
   func.return
 }

@@ -1,21 +1,28 @@
-"""The Load-stage transfer of a leaf read through `ktdp.construct_indirect_access_tile`: one
-`ktdf.ind_data_transfer` per vector (construct-three-stage-pipeline).
+"""The transfers of a leaf read, or a value stored, through
+`ktdp.construct_indirect_access_tile`: one `ktdf.ind_data_transfer` per vector, a gather in the
+Load stage, a scatter in the Store stage (construct-three-stage-pipeline).
 
 The tile's dimensions are its intermediate variables; each follows the iteration space as a
-direct tile's dimensions do (`lower + offset + stride * iv`). Substituted into the tile's
-subscript maps they give, per base dimension, a direct coordinate or the position in an index
-view. One vector is one box of the base view, so an indirect subscript must stay constant
-across the vector (one index per vector: a row, a page), and a direct subscript follows at most
-one vectorised variable, with coefficient 1 (its lanes in the vector's order):
+direct tile's dimensions do (`lower + offset + stride * iv`; a stored tile follows it
+identically). Substituted into the tile's subscript maps they give, per base dimension, a
+direct coordinate or the position in an index view. One vector is one box of the base view,
+so an indirect subscript must stay constant across the vector (one index per vector: a row, a
+page), and a direct subscript follows at most one vectorised variable, with coefficient 1 (its
+lanes in the vector's order):
 
     %Tv[ind(%Iv[%first + %i]), (%d)]    (vector 1x64 over (i, d))
     -> ktdf.ind_data_transfer from %Tv_cast[ind(%Iv_cast[%first + %v0]), (%v1)] size [1, 64]
          to %slot size [64]
+    ktdp.store %x, %Yv[ind(%Iv[%i]), (%d)]
+    -> ktdf.ind_data_transfer from %slot size [64] to %Yv_cast[ind(%Iv_cast[%v0]), (%v1)]
+         size [1, 64]
 
 The index views stay in device memory here; path-expansion stages the index into the
 scratchpad the transfer unit reads. The vector is kept 1 along the iteration dims an index
-depends on (`indexed_dims`), so a per-element gather (an index per lane) is refused only
-when the index varies along the stored tile's innermost, contiguous dims.
+depends on (`indexed_dims`), so a per-element gather or scatter (an index per lane) is
+refused only when the index varies along the tile's innermost, contiguous dims. The vectors
+of a scatter are stored in the order of the iteration space, the tile's enumeration order:
+of equal indices the last stored wins, as in the reference interpreter.
 """
 
 from __future__ import annotations
@@ -67,7 +74,8 @@ def linear_coefficient(e: AffineExpr, pos: int) -> int | None:
 
 def indexed_dims(acc: Access, follows: list[Follow]) -> set[int]:
     """The iteration dims an indirect subscript of `acc` depends on (none for a direct
-    tile): the vector stays 1 along them, so that it needs one index."""
+    tile): the vector stays 1 along them, so that it needs one index. A stored tile follows
+    the iteration space one to one (`follows` of the identity)."""
     tile = acc.tile
     if not isinstance(tile, ktdp.ConstructIndirectAccessTileOp):
         return set()
@@ -83,11 +91,11 @@ def indexed_dims(acc: Access, follows: list[Follow]) -> set[int]:
     return out
 
 
-def indirect_transfer(acc: Access, follows: list[Follow], ivs: list[SSAValue],
-                      vec: tuple[int, ...], read_shape: list[int],
-                      cast: Callable[[ktdp.ConstructMemoryViewOp], SSAValue],
-                      slot: SSAValue) -> IndDataTransferOp:
-    """The gather of one vector of `acc` (an indirect tile) into `slot`."""
+def _side(acc: Access, follows: list[Follow], ivs: list[SSAValue], vec: tuple[int, ...],
+          read_shape: list[int], cast: Callable[[ktdp.ConstructMemoryViewOp], SSAValue]
+          ) -> tuple[list[SSAValue], list[Subscript], list[int]]:
+    """The subscript operands, the per-dimension subscripts (index views cast to device
+    memory) and the box sizes of one vector of `acc` (an indirect tile)."""
     tile = acc.tile
     assert isinstance(tile, ktdp.ConstructIndirectAccessTileOp)
     op = acc.op
@@ -116,8 +124,7 @@ def indirect_transfer(acc: Access, follows: list[Follow], ivs: list[SSAValue],
             assert isinstance(view, ktdp.ConstructMemoryViewOp)
             if any(any(c != 0 for c in cs) for cs in coeffs.values()):
                 raise op_error(op, f"an indirect subscript (dimension {d}) that varies along "
-                                   f"the vector ({shape}): a gather of one index per lane, "
-                                   f"{_NOT_YET}")
+                                   f"the vector ({shape}): one index per lane, {_NOT_YET}")
             subscripts.append((cast(view), new))
             sizes.append(1)
             continue
@@ -134,8 +141,28 @@ def indirect_transfer(acc: Access, follows: list[Follow], ivs: list[SSAValue],
     if order != sorted(set(order)) or math.prod(sizes) != math.prod(read_shape):
         raise op_error(op, f"an indirect tile whose box does not deliver the vector's lanes "
                            f"in order (vector {shape}): {_NOT_YET}")
-    return IndDataTransferOp(cast(acc.view), [*operands, *ivs], subscripts, sizes, slot, [],
-                             None, [math.prod(sizes)])
+    return [*operands, *ivs], subscripts, sizes
 
 
-__all__ = ["indexed_dims", "indirect_transfer", "linear_coefficient"]
+def indirect_transfer(acc: Access, follows: list[Follow], ivs: list[SSAValue],
+                      vec: tuple[int, ...], read_shape: list[int],
+                      cast: Callable[[ktdp.ConstructMemoryViewOp], SSAValue],
+                      slot: SSAValue) -> IndDataTransferOp:
+    """The gather of one vector of `acc` (an indirect tile) into `slot`."""
+    operands, subscripts, sizes = _side(acc, follows, ivs, vec, read_shape, cast)
+    return IndDataTransferOp(cast(acc.view), operands, subscripts, sizes, slot, [], None,
+                             [math.prod(sizes)])
+
+
+def indirect_store(acc: Access, ivs: list[SSAValue], vec: tuple[int, ...],
+                   cast: Callable[[ktdp.ConstructMemoryViewOp], SSAValue],
+                   slot: SSAValue) -> IndDataTransferOp:
+    """The scatter of one vector from `slot` through `acc` (a store through an indirect
+    tile, whose dimensions follow the iteration space one to one)."""
+    ident = [Follow(d, 1, 0) for d in range(len(vec))]
+    operands, subscripts, sizes = _side(acc, ident, ivs, vec, list(vec), cast)
+    return IndDataTransferOp(slot, [], None, [math.prod(vec)], cast(acc.view), operands,
+                             None, sizes, dest_subscripts=subscripts)
+
+
+__all__ = ["indexed_dims", "indirect_store", "indirect_transfer", "linear_coefficient"]
