@@ -58,14 +58,14 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IndexType, MemRefType, ModuleOp, StringAttr
+from xdsl.dialects.builtin import IndexType, ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
 from ktir.diagnostics import KtirDiagnostic, op_error
-from scheduler.analysis.device import device_of
+from scheduler.analysis.device import device_of, memory_of
 from scheduler.analysis.index_exprs import index_constant, trip_count
 from scheduler.dialects.ktdf import (
     DataTransferOp,
@@ -116,11 +116,9 @@ def _has_scratchpad_buffer(body: Block, device) -> bool:
         if not isinstance(op, PipelineOp) or op.private_op is None:
             continue
         for r in op.private_op.res:
-            t = r.type
-            if isinstance(t, MemRefType) and isinstance(t.memory_space, StringAttr):
-                mem = device.memories.get(t.memory_space.data)
-                if mem is not None and mem.depth >= 1:
-                    return True
+            mem = memory_of(r, device)
+            if mem is not None and mem.depth >= 1:
+                return True
     return False
 
 
