@@ -24,12 +24,12 @@ becomes
 
 The IR form is upstream's (lib/Transforms/TileSCFForLoops.cpp, dynamic mode: its
 LoopTilingAnalysis takes the perfect nests, at most four deep, cut at the first loop that is
-not `parallel_loop`; a single loop is strip-mining's, not tiling's). `tile-sizes=a,b` is
+not `parallel_loop`; a single loop is strip-mining's, not tiling's). `tile_sizes=a,b` is
 upstream's static mode: those constants instead of reserved sizes, one per loop of every
 nest tiled (a located error when a nest's depth differs), for tests and measurements.
 
 Which nests here. A loop of one iteration is not part of a nest (upstream's `canonicalize`
-removes it first; this pipeline has none). A nest around a `ktdf.pipeline` that holds a
+removes it first; this pipeline runs none). A nest around a `ktdf.pipeline` that holds a
 per-core scratchpad buffer is left to `stage-coarsening`, the next pass: it blocks such a
 nest itself, choosing the block with its own cost model over constant trip counts, and a
 tiled nest (bounds that are not constants) is one it would not block, which would leave the

@@ -31,7 +31,13 @@ bounding an `scf.for`. A candidate size is at least the op's `min_value`, a mult
   narrowest `bytes_per_cycle` are the same for every candidate. Predicted cycles = tiles x
   (handshake + latency) + bytes / bandwidth, so the largest tile that fits wins. FIFO depths
   do not enter: a tile is not in flight at once, its vectors stream through the FIFOs
-  whatever their number.
+  whatever their number. On a tie, the larger tile, then the smaller outer sizes (whole
+  inner rows).
+
+The tile counts and the tile extents fold to constants. An index rebuilt by
+`linearize_index` stays for the transfer subscripts that read it (subsume-linearize-index
+folds it into their maps) and becomes `arith.muli` / `arith.addi` for any other reader (the
+backend lowers no `linearize_index`).
 
 Checked against the emulator (tests/scheduler/transforms/test_tile_size_selection.py): on
 the nests tile-scf-for-loops tiles (stream_device's element-wise kernels) every size gives
@@ -212,9 +218,9 @@ def predicted_cycles(group: list[Reserved], sizes: dict[SSAValue, int], device) 
 
 
 def choose_sizes(group: list[Reserved], device) -> dict[SSAValue, int]:
-    """The fitting candidate sizes of the least predicted cycles (the largest tile on a
-    tie); the smallest sizes when nothing fits (address-assignment then names the
-    buffers that overflow)."""
+    """The fitting candidate sizes of the least predicted cycles (on a tie the largest
+    tile, then the first in order: smaller outer sizes); the smallest sizes when nothing
+    fits (address-assignment then names the buffers that overflow)."""
     lists = [g.candidates for g in group]
     if math.prod(len(c) for c in lists) > MAX_COMBINATIONS:
         return {k: v for g in group for k, v in choose_sizes([g], device).items()}
