@@ -58,7 +58,8 @@ def compile_cmd(
         "post_lowering) or pass.")] = None,
     disable: Annotated[list[str] | None, typer.Option(
         help="Skip a pass of the pipeline by name (an optimisation: "
-        "scalar-broadcast-legalization, stage-coarsening, loop-invariant-code-motion, "
+        "share-invariant-loads, scalar-broadcast-legalization, stage-coarsening, "
+        "elide-copy-stages, loop-invariant-code-motion, "
         "unroll-compute-loops, interleave-compute-chains, sink-host-loops, broadcast-promotion, "
         "double-buffering, parallelize-loops-across-instances). Repeatable.")] = None,
     opt_level: Annotated[int, typer.Option(

@@ -405,7 +405,8 @@ def workspace_range(module, kernel: str, used_bytes: int) -> tuple[int, int, int
     from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr
     from xdsl.dialects.func import FuncOp
 
-    from scheduler.transforms.inter_tile_exchange import STICK_BYTES, WORKSPACE_ATTR
+    from scheduler.analysis.slots import STICK_BYTES
+    from scheduler.transforms.inter_tile_exchange import WORKSPACE_ATTR
 
     for fn in module.walk():
         if not isinstance(fn, FuncOp) or fn.sym_name.data != kernel or fn.is_declaration:

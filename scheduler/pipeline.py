@@ -33,6 +33,7 @@ FRONTEND: tuple[Step, ...] = (
     "unroll-carried-loops",
     "inter-tile-exchange",
     "single-tile-branches",
+    "share-invariant-loads",
     "split-distributed-views",
     "ktir-legality-check",
     "compute-group-extraction",
@@ -49,6 +50,7 @@ SCHEDULING: tuple[Step, ...] = (
     "normalize-scf-for-loops",
     "tile-scf-for-loops",
     "stage-coarsening",
+    "elide-copy-stages",
     "reduction-loop-exposure",
     "loop-invariant-code-motion",
     "unroll-compute-loops",
@@ -77,8 +79,10 @@ BACKEND: tuple[Step, ...] = (
 # The optimisation passes: each one is left out by `--disable NAME`, all of them by `-O0`
 # (the naive schedule: one vector per transfer behind a handshake, one buffer per stream).
 OPTIMISATIONS: tuple[str, ...] = (
+    "share-invariant-loads",
     "scalar-broadcast-legalization",
     "stage-coarsening",
+    "elide-copy-stages",
     "loop-invariant-code-motion",
     "unroll-compute-loops",
     "interleave-compute-chains",

@@ -135,13 +135,23 @@ def _may_alias(a: SSAValue, b: SSAValue) -> bool:
     return not (isinstance(a, BlockArgument) and isinstance(b, BlockArgument))
 
 
-def _writes_root(loop: scf.ForOp, root: SSAValue, skip: Operation) -> bool:
-    """Whether anything in `loop` may write memory viewed from `root`."""
+def _other_memory(a: SSAValue, b: SSAValue) -> bool:
+    """Whether `a` and `b` are views of memories of different kinds (device memory and a
+    scratchpad never overlap)."""
+    ta, tb = a.type, b.type
+    return isinstance(ta, MemRefType) and isinstance(tb, MemRefType) \
+        and ta.memory_space != tb.memory_space
+
+
+def _writes_root(loop: scf.ForOp, source: SSAValue, skip: Operation) -> bool:
+    """Whether anything in `loop` may write memory viewed from `source`'s root."""
+    root = _root(source)
     for op in loop.walk():
         if op is skip:
             continue
         if isinstance(op, DataTransferOp | IndDataTransferOp):
             if isinstance(op.destination.type, MemRefType) \
+                    and not _other_memory(op.destination, source) \
                     and _may_alias(_root(op.destination), root):
                 return True
         elif not _pure(op) and any(isinstance(x.type, MemRefType) and _may_alias(_root(x), root)
@@ -174,10 +184,9 @@ def _target(t: DataTransferOp, loops: list[scf.ForOp]) -> scf.ForOp | None:
     best: scf.ForOp | None = None
     repeats = False
     operands = [v for v in t.operands if v is not t.destination]
-    root = _root(t.source)
     for loop in loops:
         seen: dict[SSAValue, bool] = {}
-        if not all(_hoistable(v, loop, seen) for v in operands) or _writes_root(loop, root, t):
+        if not all(_hoistable(v, loop, seen) for v in operands) or _writes_root(loop, t.source, t):
             break
         repeats |= trip_count(loop) != 1
         if repeats:

@@ -70,65 +70,14 @@ from ktir.dialects.ktdp_intertile import (
     group_ids,
     members_by_group,
 )
-from ktir.dialects.ktdp_types import MemoryKind, MemorySpaceAttr, box_set, int_list, kernel_grid
+from ktir.dialects.ktdp_types import MemoryKind, MemorySpaceAttr, box_set, kernel_grid
 from scheduler.analysis.index_exprs import IndexExprs, index_constant
 from scheduler.analysis.placement import inter_core_unit
 from scheduler.analysis.slices import backward_slice
-from scheduler.dialects.ktdf_types import const_int
+from scheduler.analysis.slots import Slots, elem_bytes, reserved_end, row_major
 from scheduler.rewriting import apply_patterns, clone_slice, dead_code
 
-STICK_BYTES = 128
 _NOT_YET = "not supported by the scheduler yet"
-
-
-def _elem_bytes(t: TensorType | MemRefType) -> int:
-    w = getattr(t.element_type, "bitwidth", 8)
-    return 1 if w == 1 else max(1, w // 8)
-
-
-def _tensor_bytes(t: TensorType) -> int:
-    n = 1
-    for d in t.get_shape():
-        n *= d
-    return n * _elem_bytes(t)
-
-
-def reserved_end(module: ModuleOp) -> int:
-    """The end (bytes) of the scratchpad ranges the kernel's constant-address views name."""
-    end = 0
-    for v in module.walk():
-        if not isinstance(v, ktdp.ConstructMemoryViewOp):
-            continue
-        space = v.memory_space
-        off = const_int(v.offset)
-        if not isinstance(space, MemorySpaceAttr) or space.kind.data != MemoryKind.CT_LOCAL \
-                or off is None or v.sizes or v.strides:
-            continue
-        sizes, strides = int_list(v.static_sizes), int_list(v.static_strides)
-        last = off + sum((n - 1) * s for n, s in zip(sizes, strides) if n > 0)
-        end = max(end, (last + 1) * _elem_bytes(v.result.type))
-    return end
-
-
-class _Slots:
-    """Bump allocation of slot byte ranges, stick-aligned. In a scratchpad, one slot per
-    partial (each tile has its own scratchpad); in the device-memory workspace, one slot per
-    partial and tile, `stride` elements apart."""
-
-    def __init__(self, start: int, tiles: int = 0):
-        self.next = -(-start // STICK_BYTES) * STICK_BYTES
-        self.tiles = tiles
-        self.element_bytes: int | None = None
-
-    def take(self, t: TensorType) -> tuple[int, int]:
-        """(element address, per-tile stride in elements) of a new slot holding a `t`."""
-        eb = _elem_bytes(t)
-        if self.element_bytes is None:
-            self.element_bytes = eb
-        at = self.next
-        size = -(-_tensor_bytes(t) // STICK_BYTES) * STICK_BYTES
-        self.next += size * max(1, self.tiles)
-        return at // eb, size // eb
 
 
 def _per_tile(v: SSAValue) -> bool:
@@ -151,14 +100,6 @@ def _zeros(t: TensorType) -> DenseIntOrFPElementsAttr:
         n *= d
     zero = 0.0 if isinstance(t.element_type, AnyFloat) else 0
     return DenseIntOrFPElementsAttr.from_list(t, [zero] * n)
-
-
-def _row_major(shape: list[int]) -> list[int]:
-    out, s = [], 1
-    for d in reversed(shape):
-        out.append(s)
-        s *= d
-    return list(reversed(out))
 
 
 class _Builder:
@@ -196,7 +137,7 @@ class _Builder:
         shape = list(t.get_shape())
         off, space = self.offset(slot, ct_id)
         view = self.add(ktdp.ConstructMemoryViewOp(
-            off, shape, _row_major(shape), MemRefType(t.element_type, shape), space))
+            off, shape, row_major(shape), MemRefType(t.element_type, shape), space))
         view.results[0].name_hint = name
         zero = AffineMap(0, 0, tuple(AffineExpr.constant(0) for _ in shape))
         tile = self.add(ktdp.ConstructAccessTileOp(
@@ -226,7 +167,7 @@ class ExchangeThroughSlots(RewritePattern):
     """A produce and every reduce / consume of its future become slot stores, per-consumer
     folds and slot loads (see the module docstring)."""
 
-    def __init__(self, kernels: dict[func.FuncOp, tuple[_Slots, SSAValue | None]]):
+    def __init__(self, kernels: dict[func.FuncOp, tuple[Slots, SSAValue | None]]):
         self.kernels = kernels
 
     @op_type_rewrite_pattern
@@ -388,7 +329,7 @@ def add_workspace(fn: func.FuncOp) -> SSAValue:
     return ws
 
 
-def _set_workspace_size(fn: func.FuncOp, slots: _Slots, at: Operation) -> None:
+def _set_workspace_size(fn: func.FuncOp, slots: Slots, at: Operation) -> None:
     n = len(fn.body.block.args)
     attrs = list(fn.arg_attrs.data) if fn.arg_attrs is not None else [
         DictionaryAttr({}) for _ in range(n)]
@@ -410,14 +351,14 @@ class InterTileExchangePass(ModulePass):
         if not fns:
             return
         in_memory = needs_workspace(op)
-        kernels: dict[func.FuncOp, tuple[_Slots, SSAValue | None]] = {}
+        kernels: dict[func.FuncOp, tuple[Slots, SSAValue | None]] = {}
         for f in fns:
             grid = kernel_grid(next(o for o in f.walk() if isinstance(o, ktdp.InterTileProduceOp)))
             tiles = 1
             for d in grid or ():
                 tiles *= d
             if in_memory:
-                widths = {_elem_bytes(t) for o in f.walk()
+                widths = {elem_bytes(t) for o in f.walk()
                           if isinstance(o, ktdp.InterTileProduceOp)
                           for t in o.future.type.partial_types.data}  # type: ignore[attr-defined]
                 if len(widths) > 1:
@@ -425,9 +366,9 @@ class InterTileExchangePass(ModulePass):
                     raise op_error(first, "partials of different element widths in one kernel "
                                           "on a device whose cores share only device memory "
                                           f"(one workspace, addressed in elements): {_NOT_YET}")
-                kernels[f] = (_Slots(0, tiles), add_workspace(f))
+                kernels[f] = (Slots(0, tiles), add_workspace(f))
             else:
-                kernels[f] = (_Slots(reserved_end(op)), None)
+                kernels[f] = (Slots(reserved_end(op)), None)
         apply_patterns(op, [ExchangeThroughSlots(kernels)])
         for f, (slots, ws) in kernels.items():
             if ws is not None:

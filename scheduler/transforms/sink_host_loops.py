@@ -24,7 +24,8 @@ Applies when the loop has constant bounds, no loop-carried values, and its body 
 of a group (nothing else), called nowhere else, which receives the loop index and no other
 value defined in the loop; and when the iterations are independent: the group writes no
 global view that it (or another tile) also reads — every DMA into global memory goes to a
-view of a function argument that no DMA reads from. (Calls run one after the other on every
+view of a function argument that no DMA reads from (a view at a constant address, a slot
+another group filled, counts as its memory: read and written, the iterations depend). (Calls run one after the other on every
 tile; inside the group each tile runs its iterations on its own, so an iteration must not
 read what another one wrote.) Otherwise the loop stays on the host.
 
@@ -85,9 +86,23 @@ def _independent(g: func.FuncOp) -> bool:
                 continue  # a scratchpad buffer of the pipeline
             a = _root_arg(side, g)
             if a is None:
-                return False
+                if _root_address(side) is None:
+                    return False
+                a = ty.memory_space.data  # a view at a constant address of this memory
             into.add(a)
     return not (read & written)
+
+
+def _root_address(v: SSAValue) -> int | None:
+    """The constant a view is built from (a scratchpad slot's element address), or None."""
+    for _ in range(32):
+        owner = v.owner
+        if not isinstance(owner, Operation):
+            return None
+        if not owner.operands:
+            return const_int(v)
+        v = owner.operands[0]
+    return None
 
 
 def _groups(op: ModuleOp) -> dict[str, func.FuncOp]:

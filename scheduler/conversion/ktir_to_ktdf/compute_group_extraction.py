@@ -1,7 +1,9 @@
 """`compute-group-extraction`: cut each kernel into compute groups, one function each.
 
 A compute group is a set of `ktdp.store`s whose data depends on overlapping loads, together
-with everything they need (the backward slice: loads, compute, views, tiles, index math). Groups
+with everything they need (the backward slice: loads, compute, views, tiles, index math); the
+plain copies of a segment that read no tile id share nothing but form one group, so that
+their transfers overlap in one launch (share-invariant-loads' copies). Groups
 never span an op with regions: a region op ends the running segment, and stores inside it form
 groups of their own whose calls stay inside that region op (the loop then runs on the host).
 
@@ -54,6 +56,14 @@ def _is_compute_with_body(op: Operation) -> bool:
     return op.dialect_name() in ("linalg", "ktdp", "tensor")
 
 
+def _plain_copy(store: ktdp.StoreOp, ops: set[Operation]) -> bool:
+    """A store of a loaded tensor, as loaded, that reads no tile id (the same copy on every
+    tile: share-invariant-loads' copies into scratchpad slots)."""
+    return isinstance(store.data.owner, ktdp.LoadOp) and not any(
+        isinstance(op, ktdp.GetComputeTileIdOp) or op.name == "ktdp.get_compute_tile_coords"
+        for op in ops)
+
+
 def _classes(stores: list[ktdp.StoreOp]) -> list[list[ktdp.StoreOp]]:
     """Union stores that share a load (directly or through another store)."""
     slices = {s: backward_slice([s]) for s in stores}
@@ -65,10 +75,13 @@ def _classes(stores: list[ktdp.StoreOp]) -> list[list[ktdp.StoreOp]]:
             i = parent[i]
         return i
 
+    copies = [i for i, s in enumerate(stores) if _plain_copy(s, slices[s])]
     for i, a in enumerate(stores):
         for j in range(i):
             if _loads_of(slices[a]) & _loads_of(slices[stores[j]]):
                 parent[find(i)] = find(j)
+    for i in copies[1:]:  # independent copies share a launch: their transfers overlap
+        parent[find(i)] = find(copies[0])
     groups: dict[int, list[ktdp.StoreOp]] = {}
     for i, s in enumerate(stores):
         groups.setdefault(find(i), []).append(s)
