@@ -201,7 +201,12 @@ memory reads 1,458,176 -> 671,744 bytes). Double-buffering leaves their masked r
 along the vector; its docstring gives the row-scale kernel it gains on: 371 -> 355 cycles on
 spyre). On the element-wise kernels the three compute passes change nothing (no invariant chains,
 bodies already in order, and unroll-compute-loops applies to reducing pipelines only), so
-those rows equal the optimised ones.
+those rows equal the optimised ones. `tile-scf-for-loops` and `tile-size-selection` have no
+rows (not optimisations): on spyre and sample_device they leave every nest here to
+stage-coarsening (scratchpad pipelines, blocked by its own model); on stream_device they
+tile the FIFO pipelines' nests and the cycles are those without them (add_96x64 1,892,
+bias_add 18,770, eltwise_chain 14,069, mul_max 14,117; every divisor pair of add_96x64's
+3 x 2 nest runs 1,892: tests/scheduler/transforms/test_tile_size_selection.py).
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr
+from xdsl.ir import SSAValue
 
 from ktir.diagnostics import KtirDiagnostic
 
@@ -20,3 +21,12 @@ def device_of(module: ModuleOp, pass_name: str):
             "(ktir compile, ktir-opt -p 'ktir-to-dfir{device=spyre}', "
             "-p 'ensure-device-declaration{device=spyre}')")
     return device
+
+
+def memory_of(value: SSAValue, device):
+    """The device memory a memref value lives in (its memory space names the kind), else
+    None."""
+    t = value.type
+    if isinstance(t, MemRefType) and isinstance(t.memory_space, StringAttr):
+        return device.memories.get(t.memory_space.data)
+    return None

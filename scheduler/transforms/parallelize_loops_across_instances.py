@@ -37,13 +37,13 @@ from __future__ import annotations
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, StringAttr, i64
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
-from scheduler.analysis.device import device_of
+from scheduler.analysis.device import device_of, memory_of
 from scheduler.analysis.index_exprs import index_constant
 from scheduler.dialects.ktdf import (
     INSTANCE,
@@ -81,11 +81,9 @@ def _bounds(loop: scf.ForOp) -> tuple[int, int, int] | None:
 def _touches_corelet_memory(stage: StageOp, device) -> bool:
     for op in stage.walk():
         for v in (*op.operands, *op.results):
-            t = v.type
-            if isinstance(t, MemRefType) and isinstance(t.memory_space, StringAttr):
-                mem = device.memories.get(t.memory_space.data)
-                if mem is not None and mem.depth >= 2:
-                    return True
+            mem = memory_of(v, device)
+            if mem is not None and mem.depth >= 2:
+                return True
     return False
 
 

@@ -16,11 +16,10 @@ side the other subscripts stay, constants folded into the map, each value once. 
 is not a constant leaves its `linearize_index` as it is; one that no longer has a reader is
 erased.
 
-A normalisation, as upstream's. In this pipeline nothing writes `linearize_index` today
-(the tiling passes that would, upstream's tile-scf-for-loops, are not here: stage-coarsening
-writes its block loops with the subscripts already in the maps), so the pass runs at its
-upstream place, fires on IR written in that form (filecheck/scheduler/transforms/
-subsume-linearize-index) and gains no cycles.
+A normalisation, as upstream's, and no cycles gained. In this pipeline `tile-scf-for-loops`
+writes `linearize_index` (on the nests it tiles: stream_device's FIFO pipelines) and
+`tile-size-selection` makes its strides constants, so the pass folds those end to end;
+stage-coarsening writes its block loops with the subscripts already in the maps.
 """
 
 from __future__ import annotations
