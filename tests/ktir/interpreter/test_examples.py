@@ -20,7 +20,7 @@ def run(name: str, **args):
 
 def test_every_example_is_covered():
     covered = {"add_96x64", "distributed_rotate", "paged_gather", "softmax", "layernorm",
-               "rmsnorm", "matmul", "gather_add", "allreduce", "bias_add", "eltwise_chain",
+               "rmsnorm", "matmul", "gather_add", "scatter_add", "allreduce", "bias_add", "eltwise_chain",
                "mul_max"}
     assert {p.stem for p in KERNELS.glob("*.mlir")} == covered
 
@@ -118,6 +118,17 @@ def test_gather_add():
     assert ids.min() >= 0
     assert ids.max() <= 99
     np.testing.assert_array_equal(r.outputs["Out"], table[ids] + pos)
+
+
+def test_scatter_add_last_row_wins():
+    r = run("scatter_add")
+    x, y, ids, table = r.inputs["X"], r.inputs["Y"], r.inputs["Ids"], r.inputs["Out"]
+    assert ids.dtype == np.int32
+    assert 0 <= ids.min() <= ids.max() <= 99
+    expected = table.copy()
+    for i, row in enumerate(ids):  # in row order: a repeated index keeps the last row
+        expected[row] = x[i] + y[i]
+    np.testing.assert_array_equal(r.outputs["Out"], expected)
 
 
 def test_allreduce_folds_in_ascending_tile_order():
