@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from emulator.errors import EmulationError
 from ktir.diagnostics import KtirDiagnostic
 from ktir_tools.run import run_and_check
+from tests.ktir_tools.checks import assert_matches
 from tests.strategies.kernels import box_set, row_major_view
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "kernels"
@@ -23,32 +24,24 @@ RFC = Path(__file__).resolve().parents[2] / "filecheck" / "ktir" / "interpreter"
 DEVICES = ["sample_device", "spyre"]
 
 
-def _matches(report) -> None:
-    assert report.checks, report.to_json()
-    assert report.match, report.to_json()
-    em = report.emulation
-    assert em.cycles >= em.roofline_cycles > 0
-    assert not [w for w in em.warnings if "at the end" in w]
-
-
 @pytest.mark.parametrize("device", DEVICES)
 def test_rfc_indirect_scatter_matches_reference(device: str) -> None:
     # ktir-cpu's rfc/indirect-scatter (addresses rebased to elements): both coordinates read
     # per element from two index views; 4096 random indices into 64 x 64 repeat, and the
     # last store of each coordinate wins on both sides
-    _matches(run_and_check(RFC / "indirect-scatter-elements.mlir", device))
+    assert_matches(run_and_check(RFC / "indirect-scatter-elements.mlir", device))
 
 
 @pytest.mark.parametrize("device", DEVICES)
 def test_scatter_add_example_matches_reference(device: str) -> None:
-    _matches(run_and_check(EXAMPLES / "scatter_add.mlir", device))
+    assert_matches(run_and_check(EXAMPLES / "scatter_add.mlir", device))
 
 
 def test_repeated_rows_keep_the_last() -> None:
     # every row scattered to table row 7: the table holds the last one, X[63] + Y[63]
     ids = np.full(64, 7, dtype=np.int32)
     report = run_and_check(EXAMPLES / "scatter_add.mlir", "spyre", inputs={"Ids": ids})
-    _matches(report)
+    assert_matches(report)
 
 
 def test_scatter_without_a_staging_memory_is_located() -> None:
@@ -133,7 +126,7 @@ def test_random_row_scatters_match(tmp_path_factory, data, cols: int, per_tile: 
 
 
 @pytest.mark.parametrize("device", DEVICES)
-def test_element_scatter_over_tiles_matches(tmp_path, device: str) -> None:
+def test_element_scatter_over_tilesassert_matches(tmp_path, device: str) -> None:
     # an index pair per element, 2 tiles of 2 x 32 elements into a 16 x 32 table: the pairs
     # of each tile are a permutation of their own half of the table, so tiles never meet
     rng = np.random.default_rng(1)
@@ -143,7 +136,7 @@ def test_element_scatter_over_tiles_matches(tmp_path, device: str) -> None:
     path = tmp_path / "scatter.mlir"
     path.write_text(scatter_kernel(16, 32, 2, 2, False, True))
     report = run_and_check(path, device, inputs={"Ids": pick // 32, "Jds": pick % 32})
-    _matches(report)
+    assert_matches(report)
 
 
 def test_the_same_row_on_two_tiles_is_a_located_race(tmp_path) -> None:
