@@ -43,6 +43,19 @@ def test_distributed_view_reads_each_piece_from_its_owner() -> None:
     assert report.to_json()["bytes_per_memory"]["DDR"] == 4 * 64 * 2 + 2 * 8 * 64 * 2
 
 
+def test_copy_of_pieces_of_different_shapes() -> None:
+    """A copy of a distributed view: one group a piece shape (pieces of one group would
+    need one iteration space: "stores of one group must have the same shape" was the
+    regression). Tile 1's piece (64x64) crosses the ring to core 0, which runs the copy."""
+    report = run_and_check(KERNELS / "distributed_copy.mlir", "spyre")
+    assert report.match, report.to_json()
+    moved = report.emulation.bytes_per_datapath
+    assert moved["RING->RING"] == 64 * 64 * 2
+    assert moved["LX->RING"] == (32 + 64) * 64 * 2
+    # device memory: the 96-row piece read and B written; no scratchpad piece
+    assert report.to_json()["bytes_per_memory"]["DDR"] == (96 + 192) * 64 * 2
+
+
 def test_scratchpad_pieces_are_inputs_by_view_name() -> None:
     given = {"v0": np.full((2, 64), 3, np.float16), "v1": np.full((2, 64), 5, np.float16)}
     ref = run_kernel(KERNELS / "distributed_pieces.mlir", inputs=given)

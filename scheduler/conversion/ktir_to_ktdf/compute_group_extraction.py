@@ -2,8 +2,8 @@
 
 A compute group is a set of `ktdp.store`s whose data depends on overlapping loads, together
 with everything they need (the backward slice: loads, compute, views, tiles, index math); the
-plain copies of a segment that read no tile id share nothing but form one group, so that
-their transfers overlap in one launch (share-invariant-loads' copies). Groups
+plain copies of one shape in a segment that are the same on every tile share nothing but
+form one group, so that their transfers overlap in one launch (share-invariant-loads' copies). Groups
 never span an op with regions: a region op ends the running segment, and stores inside it form
 groups of their own whose calls stay inside that region op (the loop then runs on the host).
 
@@ -73,13 +73,18 @@ def _classes(stores: list[ktdp.StoreOp]) -> list[list[ktdp.StoreOp]]:
             i = parent[i]
         return i
 
-    copies = [i for i, s in enumerate(stores) if _plain_copy(s, slices[s])]
     for i, a in enumerate(stores):
         for j in range(i):
             if _loads_of(slices[a]) & _loads_of(slices[stores[j]]):
                 parent[find(i)] = find(j)
-    for i in copies[1:]:  # independent copies share a launch: their transfers overlap
-        parent[find(i)] = find(copies[0])
+    # independent copies of one shape share a launch (their transfers overlap); a group
+    # has one iteration space, so copies of other shapes (the pieces of a distributed
+    # view, split-distributed-views) stay groups of their own
+    first_copy: dict[object, int] = {}
+    for i, s in enumerate(stores):
+        if _plain_copy(s, slices[s]):
+            key = s.data.type
+            parent[find(i)] = find(first_copy.setdefault(key, i))
     groups: dict[int, list[ktdp.StoreOp]] = {}
     for i, s in enumerate(stores):
         groups.setdefault(find(i), []).append(s)
