@@ -127,8 +127,9 @@ def run(
     What runs today: element-wise kernels (with masked / partial tiles, loops, dynamic
     sizes), reductions and normalisations (softmax, rmsnorm: compare with --rtol where the
     reduction order rounds differently), views of a given tile's scratchpad (`ct_id`, read
-    over the ring), distributed views at constant coordinates (each piece read from its
-    owner) or whose pieces are one view, inter-tile communication (tile futures: partials
+    over the ring), distributed views at constant coordinates or coordinates
+    computed from the tile id (each piece read from its owner) or whose pieces are one
+    view, pointer arguments viewed in scratchpads (seeded there), inter-tile communication (tile futures: partials
     exchanged through scratchpad slots over the ring, or a device-memory workspace placed
     after the buffers on devices without one, folded in ascending producer id as the
     interpreter does), branches on the tile id, gathers through indirect access tiles

@@ -147,7 +147,8 @@ def launch_args(specs, inputs: dict[str, np.ndarray], memory: str, fixed=(),
                 ) -> tuple[list[Any], dict[str, list[tuple[int, np.ndarray]]]]:
     """The emulator's `args` and `memory_init` for the interpreter's argument plan: buffers
     pass their element address and start in `memory` with their input data (bf16/df16 as
-    their 16-bit patterns), scalars pass their value; fixed buffers start in `memory` with
+    their 16-bit patterns; a pointer whose views are scratchpad views, in those scratchpads),
+    scalars pass their value; fixed buffers start in `memory` with
     theirs, and fixed scratchpad buffers (constant-address scratchpad views) in the
     scratchpad memory kind `scratchpad` of their core (`"LX@1"`; a view of each tile's own
     scratchpad in each of the `tiles` cores)."""
@@ -156,18 +157,26 @@ def launch_args(specs, inputs: dict[str, np.ndarray], memory: str, fixed=(),
     for s in specs:
         if s.kind == "pointer":
             argv.append(s.address)
-            init.append((s.start, stored(s, inputs[s.name])))
+            if s.memory != "scratchpad":
+                init.append((s.start, stored(s, inputs[s.name])))
         else:
             argv.append(s.value)
     init += [(s.start, stored(s, inputs[s.name])) for s in fixed if s.memory != "scratchpad"]
     out = {memory: init}
-    from ktir.interpreter.arguments import scratchpad_image
+    from ktir.interpreter.arguments import scratchpad_points
 
-    for s in fixed:
-        if s.memory == "scratchpad" and scratchpad is not None:
-            own = s.placements[0].ct is None
-            for core in range(tiles) if own else [s.placements[0].ct]:
-                addrs, vals = scratchpad_image(s, inputs[s.name], core if own else None)
+    # a pointer argument whose views live in scratchpads is seeded there like a fixed one;
+    # each placement in the scratchpad of its own tile (or of every tile)
+    seeded = [s for s in specs if s.kind == "pointer" and s.memory == "scratchpad"]
+    for s in [*seeded, *(f for f in fixed if f.memory == "scratchpad")]:
+        if scratchpad is None:
+            continue
+        et = s.elem
+        data = (et.encode(inputs[s.name]) if et.encode is not None
+                else inputs[s.name].astype(et.storage))
+        for ct, addrs, where in scratchpad_points(s):
+            for core in range(tiles) if ct is None else [ct]:
+                vals = (data[core] if ct is None else data)[where]
                 out.setdefault(f"{scratchpad}@{core}", []).extend(_runs(addrs, vals))
     return argv, out
 
@@ -243,6 +252,20 @@ def compile_time_args(module, args: dict[str, str] | None, function: str | None 
         if _is_number(text):
             out[name] = text
     return out
+
+
+def scratchpad_pointers(module, args: dict[str, str] | None, function: str | None = None
+                        ) -> dict[str, str]:
+    """Pointer arguments whose views live in scratchpads, bound for the compiler to the
+    address the interpreter seeds them at: a constant-address view, so address-assignment
+    places the groups' buffers after it (reserved_bytes) instead of over the data."""
+    from ktir.interpreter import select_kernel
+    from ktir.interpreter.arguments import plan_kernel
+
+    given = dict(args or {})
+    specs, _ = plan_kernel(select_kernel(module, function), given)
+    return {s.name: str(s.address) for s in specs
+            if s.kind == "pointer" and s.memory == "scratchpad" and s.name not in given}
 
 
 def _is_number(text: str) -> bool:
@@ -342,8 +365,9 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
         if after_step is not None:
             after_step(name, module, seconds)
 
-    compiled = compile_module(source.clone(), device, args=compile_time_args(source, args,
-                                                                             function),
+    bound = {**compile_time_args(source, args, function),
+             **scratchpad_pointers(source, args, function)}
+    compiled = compile_module(source.clone(), device, args=bound,
                               disable=disable, on_step=on_step, after_step=after)
     dev = compiled.device
     check_compiled(compiled.module, dev)

@@ -48,7 +48,7 @@ _CMP = {0: lambda a, b: a == b, 1: lambda a, b: a != b, 2: lambda a, b: a < b,
         9: lambda a, b: a >= b}
 
 
-def _value(v: SSAValue, tile: int) -> int | None:
+def value_on_tile(v: SSAValue, tile: int) -> int | None:
     """`v` on linear tile `tile`: index arithmetic over the tile id and constants."""
     op = v.owner
     if isinstance(op, ktdp.GetComputeTileIdOp):
@@ -57,12 +57,12 @@ def _value(v: SSAValue, tile: int) -> int | None:
     if c is not None:
         return c
     if isinstance(op, arith.CmpiOp):
-        a, b = _value(op.lhs, tile), _value(op.rhs, tile)
+        a, b = value_on_tile(op.lhs, tile), value_on_tile(op.rhs, tile)
         return None if a is None or b is None else int(_CMP[op.predicate.value.data](a, b))
     fold = _FOLD.get(type(op)) if isinstance(op, Operation) else None
     if fold is None or len(op.operands) != 2:
         return None
-    a, b = _value(op.operands[0], tile), _value(op.operands[1], tile)
+    a, b = value_on_tile(op.operands[0], tile), value_on_tile(op.operands[1], tile)
     if a is None or b is None or (b == 0 and isinstance(op, arith.DivUIOp | arith.RemUIOp
                                                         | arith.FloorDivSIOp)):
         return None
@@ -72,7 +72,7 @@ def _value(v: SSAValue, tile: int) -> int | None:
 def taken_by(cond: SSAValue, tiles: int) -> list[int] | None:
     """The tiles on which `cond` holds; None when it is not computed from the tile id and
     constants alone (or not from the tile id at all)."""
-    got = [_value(cond, t) for t in range(tiles)]
+    got = [value_on_tile(cond, t) for t in range(tiles)]
     if any(g is None for g in got) or len(set(got)) < 2:
         return None
     return [t for t, g in enumerate(got) if g]
@@ -84,7 +84,7 @@ def _own_scratchpad(op: Operation) -> bool:
             and space.kind.data == MemoryKind.CT_LOCAL and space.ct_id.data < 0)
 
 
-def _on_tile(tile: int):
+def on_tile(tile: int):
     """The substitution making an op tile `tile`'s: its id, its scratchpad."""
     def sub(o: Operation, mapper: dict[SSAValue, SSAValue]) -> Operation | None:
         if isinstance(o, ktdp.GetComputeTileIdOp):
@@ -114,7 +114,7 @@ class InlineSingleTileBranch(RewritePattern):
         at = InsertPoint.before(op)
         for t in tiles:
             mapper: dict[SSAValue, SSAValue] = {}
-            sub = _on_tile(t)
+            sub = on_tile(t)
             clone_slice(body, rewriter, at, mapper, lambda o, m=mapper, s=sub: s(o, m))
             for o in body:
                 new = sub(o, mapper)

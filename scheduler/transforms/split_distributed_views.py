@@ -18,20 +18,26 @@ another core's scratchpad over the ring). Pieces that are one view in disguise (
 coordinate, boxes that tile the coordinates: a row-major tensor cut in column halves at %X
 and %X + 2048) first become that one memory view (MergeOneLayoutPieces), so loads through
 them, even two in one computation at tile-dependent coordinates, are ordinary loads.
-Refused, with the reason: a distributed tile at
-coordinates that are not constants, two distributed loads in one computation, pieces whose
+At coordinates computed from the tile id and
+constants (tile t reads the piece of tile t + 1), the store is first one copy per tile, each
+with the tile id a constant. Refused, with the reason: a distributed tile at
+coordinates that are neither (a loop index), two distributed loads in one computation, pieces whose
 sets are not boxes, a tile the pieces do not cover, and values that are not element-wise.
 """
 
 from __future__ import annotations
 
+import math
+
 from xdsl.context import Context
-from xdsl.dialects import arith, func
+from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import (
     AffineSetAttr,
+    IndexType,
     ModuleOp,
     TensorType,
 )
+from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import (
     AffineConstraintExpr,
@@ -47,10 +53,12 @@ from xdsl.rewriter import InsertPoint
 from ktir import affine
 from ktir.diagnostics import op_error
 from ktir.dialects import ktdp
-from ktir.dialects.ktdp_types import int_list
+from ktir.dialects.ktdp_types import int_list, kernel_grid
 from scheduler.analysis.index_exprs import index_constant as const_int_op
+from scheduler.analysis.slices import backward_slice
 from scheduler.dialects.ktdf_types import const_int
-from scheduler.rewriting import apply_patterns, dead_code, replace_keeping_names
+from scheduler.rewriting import apply_patterns, clone_slice, dead_code, replace_keeping_names
+from scheduler.transforms.single_tile_branches import on_tile, value_on_tile
 
 Box = list[tuple[int, int]]
 
@@ -78,9 +86,25 @@ def _tile_box(tile: ktdp.ConstructAccessTileOp) -> Box | None:
 
 
 def _elementwise(op: Operation, shape: tuple[int, ...]) -> bool:
+    """arith / math on tensors, a named element-wise linalg op (`linalg.add`) or the
+    `tensor.empty` it writes into, all of the stored shape."""
     ts = [v.type for v in (*op.operands, *op.results)]
-    return (op.dialect_name() in ("arith", "math") and len(op.results) == 1 and not op.regions
+    kind = (op.dialect_name() in ("arith", "math") and not op.regions
+            or isinstance(op, ElementwiseOperation | tensor.EmptyOp))
+    return (kind and len(op.results) == 1
             and all(isinstance(t, TensorType) and tuple(t.get_shape()) == shape for t in ts))
+
+
+def _on_sub_box(op: Operation, operands: list[SSAValue], rtype: TensorType) -> Operation:
+    """`op` again over operands and result of the sub-box's shape."""
+    if isinstance(op, tensor.EmptyOp):
+        return tensor.EmptyOp([], rtype)
+    if isinstance(op, ElementwiseOperation):
+        ins = [operands[i] for i in range(len(op.inputs))]
+        outs = operands[len(op.inputs):]
+        return type(op)(ins, outs, [rtype], attributes=dict(op.attributes))
+    return type(op).create(operands=operands, result_types=[rtype],
+                           properties=dict(op.properties), attributes=dict(op.attributes))
 
 
 class _Split:
@@ -224,9 +248,7 @@ class _Split:
                     assert isinstance(tile, ktdp.ConstructAccessTileOp)
                     new = ktdp.LoadOp(self.shifted_tile(tile, lo, ext, at), rtype)
                 else:
-                    new = type(op).create(operands=[vals.get(o, o) for o in op.operands],
-                                          result_types=[rtype], properties=dict(op.properties),
-                                          attributes=dict(op.attributes))
+                    new = _on_sub_box(op, [vals.get(o, o) for o in op.operands], rtype)
                 new.location = op.location
                 self.rewriter.insert(new, at)
                 vals[op.results[0]] = new.results[0]
@@ -333,9 +355,47 @@ class MergeOneLayoutPieces(RewritePattern):
         replace_keeping_names(rewriter, op, new_ops)
 
 
+_EXCHANGES = (ktdp.InterTileProduceOp, ktdp.InterTileReduceOp, ktdp.InterTileConsumeOp)
+
+
+def _tiles_to_specialise(store: ktdp.StoreOp, dtile: ktdp.ConstructAccessTileOp) -> int:
+    """The number of tiles when the distributed tile's coordinates are index arithmetic over
+    the tile id and constants (each tile's are known) and the store's slice reads the tile
+    only through its id and its own scratchpad (what `on_tile` replaces); else 0."""
+    grid = kernel_grid(store)
+    if grid is None or dtile.symbol_operands:
+        return 0
+    n = math.prod(grid)
+    if any(value_on_tile(v, t) is None for v in dtile.indices for t in range(n)):
+        return 0
+    if any(isinstance(o, _EXCHANGES) or o.name == "ktdp.get_compute_tile_coords"
+           for o in backward_slice([store])):
+        return 0
+    return n
+
+
+def _on_tile_folded(tile: int):
+    """`on_tile`, with every index computed from the tile id and constants folded to its
+    value on that tile (the distributed tile's coordinates become constants)."""
+    sub = on_tile(tile)
+
+    def fold(o: Operation, mapper: dict[SSAValue, SSAValue]) -> Operation | None:
+        if (len(o.results) == 1 and isinstance(o.results[0].type, IndexType)
+                and not isinstance(o, arith.ConstantOp)):
+            v = value_on_tile(o.results[0], tile)
+            if v is not None:
+                return const_int_op(v)
+        return sub(o, mapper)
+    return fold
+
+
 class SplitDistributedStore(RewritePattern):
     """A store computed from a load through a distributed view becomes one store per piece
-    the tile meets (see the module docstring); other stores do not match."""
+    the tile meets (see the module docstring); other stores do not match. At coordinates
+    that follow the tile id (tile t reads rows 16 ((t + 1) mod 4)), the store first becomes
+    one copy per tile, each that tile's code with the tile id a constant (single-tile-branches'
+    substitution): the same on every tile, so tile-invariant-groups runs each once, and each
+    reads its piece from the piece's owner."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ktdp.StoreOp, rewriter: PatternRewriter) -> None:
@@ -344,7 +404,23 @@ class SplitDistributedStore(RewritePattern):
         if s.distributed is None:
             return
         s.check()
-        s.rewrite()
+        dtile = s.distributed.tile.owner
+        assert isinstance(dtile, ktdp.ConstructAccessTileOp)
+        n = _tiles_to_specialise(op, dtile) if _tile_box(dtile) is None else 0
+        if not n:
+            s.rewrite()  # refuses tile-dependent coordinates it cannot follow, located
+            return
+        at = InsertPoint.before(op)
+        for t in range(n):
+            mapper: dict[SSAValue, SSAValue] = {}
+            sub = _on_tile_folded(t)
+            clone_slice([op], rewriter, at, mapper, lambda o, m=mapper, f=sub: f(o, m))
+            mine = op.clone(mapper)
+            rewriter.insert(mine, at)
+            split = _Split(mine, rewriter)
+            split.collect(mine.data)
+            split.rewrite()
+        rewriter.erase(op)
 
 
 class SplitDistributedViewsPass(ModulePass):

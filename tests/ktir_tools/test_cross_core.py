@@ -16,6 +16,7 @@ from ktir.interpreter import run_kernel
 from ktir_tools.run import run_and_check
 
 KERNELS = Path(__file__).resolve().parent / "kernels"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "kernels"
 
 
 def test_remote_scratchpad_rows_go_over_the_ring() -> None:
@@ -83,3 +84,16 @@ def test_store_into_another_cores_scratchpad_is_checked() -> None:
     assert np.array_equal(report.outputs["Y"], -x)
     # the group reads no tile id: core 0 alone runs it, X crosses the ring, Y is its own
     assert report.emulation.bytes_per_datapath["RING->RING"] == 4 * 64 * 2
+
+
+def test_rotate_reads_the_neighbours_piece_over_the_ring() -> None:
+    """distributed_rotate: tile t reads piece (t + 1) mod 4 at tile-dependent coordinates
+    (one copy of the store per tile, each reading its piece from its owner); X is a pointer
+    argument seeded in the four scratchpads, bound at its address so no buffer overwrites it."""
+    report = run_and_check(EXAMPLES / "distributed_rotate.mlir", "spyre")
+    assert report.match, report.to_json()
+    moved = report.emulation.bytes_per_datapath
+    assert moved["RING->RING"] > 0
+    assert moved["LX->RING"] >= 3 * 16 * 64 * 2  # three of the four pieces are remote
+    # device memory: B read and C written, no byte of X
+    assert report.to_json()["bytes_per_memory"] == {"DDR": 2 * 64 * 64 * 2}

@@ -21,8 +21,8 @@ from tests.strategies.kernels import elementwise_kernel, elementwise_specs
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "kernels"
 SUPPORTED = ["add_96x64", "bias_add", "eltwise_chain", "mul_max"]
 GATHERS = ["gather_add", "paged_gather"]
-UNSUPPORTED = ["softmax", "layernorm", "rmsnorm", "matmul",
-               "distributed_rotate"]  # allreduce: test_inter_tile.py
+UNSUPPORTED = ["softmax", "layernorm", "rmsnorm", "matmul"]
+# allreduce: test_inter_tile.py; distributed_rotate: test_cross_core.py
 DEVICES = ["sample_device", "spyre", "stream_device"]
 
 
