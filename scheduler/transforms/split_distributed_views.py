@@ -166,10 +166,12 @@ class _Split:
             if not isinstance(view, ktdp.ConstructMemoryViewOp):
                 raise op_error(dist, f"a piece that is not a ktdp.construct_memory_view: {_NOT_YET}")
             cset = view.coordinate_set.data
-            if not affine.is_box(cset) or cset.num_symbols:
+            # the set's symbols are the view's dynamic sizes (bound by --arg: constants)
+            syms = [const_int(v) for v in view.sizes[:cset.num_symbols]]
+            if not affine.is_box(cset) or any(v is None for v in syms):
                 raise op_error(view, "a piece of a distributed view whose coordinate_set is not "
                                      f"a box of constants: {_NOT_YET}")
-            pbox = affine.box(cset)
+            pbox = affine.box(cset, [v for v in syms if v is not None])
             meet = [(max(a, c), min(b, e)) for (a, b), (c, e) in zip(tbox, pbox)]
             if any(lo > hi for lo, hi in meet):
                 continue

@@ -18,6 +18,8 @@ A loop without iter_args is unrolled as well when its body reads a value compute
 from loaded data (layer norm's loop over column blocks reading the row's mean and rstd): left
 on the host, every group it calls would load the row and compute the statistics again; in
 line, the blocks join the statistics' group, which reads the row from device memory once.
+And when its body tiles a distributed view at the loop index (each iteration meets other
+pieces: split-distributed-views splits each at its constant coordinates).
 
 The trip count must be known at compile time (bounds that are constants, after
 `--arg` binding and normalize-tile-loops) and at most MAX_TRIPS; iterations follow the
@@ -76,8 +78,19 @@ def reads_loaded_value(loop: scf.ForOp) -> bool:
     return False
 
 
+def tiles_distributed_view(loop: scf.ForOp) -> bool:
+    """Whether the body takes a tile of a distributed view at coordinates that are not
+    constants (the loop index): split-distributed-views needs each iteration's coordinates
+    to know which pieces the tile meets."""
+    return any(isinstance(o, ktdp.ConstructAccessTileOp)
+               and isinstance(o.base.owner, ktdp.ConstructDistributedMemoryViewOp)
+               and any(const_int(v) is None for v in o.indices)
+               for o in loop.body.walk())
+
+
 def _unrollable(op: Operation) -> range | None:
-    if not isinstance(op, scf.ForOp) or not (op.iter_args or reads_loaded_value(op)):
+    if not isinstance(op, scf.ForOp) or not (op.iter_args or reads_loaded_value(op)
+                                             or tiles_distributed_view(op)):
         return None
     trips = trip_range(op)
     return trips if trips is not None and len(trips) <= MAX_TRIPS else None
