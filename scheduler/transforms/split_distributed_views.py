@@ -28,12 +28,14 @@ sets are not boxes, a tile the pieces do not cover, and values that are not elem
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import (
     AffineSetAttr,
     IndexType,
+    MemRefType,
     ModuleOp,
     TensorType,
 )
@@ -53,7 +55,7 @@ from xdsl.rewriter import InsertPoint
 from ktir import affine
 from ktir.diagnostics import op_error
 from ktir.dialects import ktdp
-from ktir.dialects.ktdp_types import int_list, kernel_grid
+from ktir.dialects.ktdp_types import DYNAMIC_INDEX, int_list, kernel_grid
 from scheduler.analysis.index_exprs import index_constant as const_int_op
 from scheduler.analysis.slices import backward_slice
 from scheduler.dialects.ktdf_types import const_int
@@ -83,6 +85,12 @@ def _tile_box(tile: ktdp.ConstructAccessTileOp) -> Box | None:
         return None
     origin = tile.base_map.data.eval([i for i in idx if i is not None], [])
     return [(o + lo, o + hi) for o, (lo, hi) in zip(origin, affine.box(tile.access_tile_set.data))]
+
+
+def _dynamic(static: object, values: Sequence[SSAValue]) -> list[SSAValue | None]:
+    """Per static entry, its dynamic operand (None for a static one)."""
+    it = iter(values)
+    return [next(it) if n == DYNAMIC_INDEX else None for n in int_list(static)]
 
 
 def _elementwise(op: Operation, shape: tuple[int, ...]) -> bool:
@@ -212,10 +220,29 @@ class _Split:
 
     def piece_view(self, view: ktdp.ConstructMemoryViewOp, pbox: Box, at: InsertPoint
                    ) -> SSAValue:
-        """The piece with its coordinates re-based to 0 (same memory, offset and layout)."""
-        new = view.clone()
-        new.properties["coordinate_set"] = AffineSetAttr(box_set([hi - lo + 1
-                                                                  for lo, hi in pbox]))
+        """The piece with its coordinates re-based to 0 (same memory, offset and layout);
+        dynamic sizes that are constants (bound by --arg) become static."""
+        sizes: list[int | SSAValue] = []
+        dyn = iter(view.sizes)
+        for n in int_list(view.static_sizes):
+            v = next(dyn) if n == DYNAMIC_INDEX else None
+            c = n if v is None else const_int(v)
+            sizes.append(v if c is None else c)
+        if view.sizes and all(isinstance(n, int) for n in sizes):
+            old = view.result.type
+            assert isinstance(old, MemRefType)
+            strides = [st if st != DYNAMIC_INDEX else v
+                       for st, v in zip(int_list(view.static_strides),
+                                        _dynamic(view.static_strides, view.strides))]
+            new = ktdp.ConstructMemoryViewOp(
+                view.offset, sizes, strides,
+                MemRefType(old.element_type, [n for n in sizes if isinstance(n, int)]),
+                view.memory_space, box_set([hi - lo + 1 for lo, hi in pbox]))
+            new.location = view.location
+        else:
+            new = view.clone()
+            new.properties["coordinate_set"] = AffineSetAttr(box_set([hi - lo + 1
+                                                                      for lo, hi in pbox]))
         if view.result.name_hint:
             new.result.name_hint = view.result.name_hint
         self.rewriter.insert(new, at)

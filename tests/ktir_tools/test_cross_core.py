@@ -97,3 +97,12 @@ def test_rotate_reads_the_neighbours_piece_over_the_ring() -> None:
     assert moved["LX->RING"] >= 3 * 16 * 64 * 2  # three of the four pieces are remote
     # device memory: B read and C written, no byte of X
     assert report.to_json()["bytes_per_memory"] == {"DDR": 2 * 64 * 64 * 2}
+
+
+def test_distributed_tile_at_the_loop_index() -> None:
+    """Column blocks of a distributed view at the loop index, the pieces' sets symbolic in
+    a bound size: the loop unrolls, each block is read from its piece in device memory."""
+    report = run_and_check(KERNELS / "distributed_column_blocks.mlir", "spyre",
+                           args={"n": "64"})
+    assert report.match, report.to_json()
+    assert report.to_json()["bytes_per_memory"] == {"DDR": 2 * 8 * 128 * 2}
