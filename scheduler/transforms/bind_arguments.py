@@ -16,7 +16,8 @@ are now constants takes them as static strides (`strides: [%N, 1]` becomes `stri
 1]`; its type, which holds no strides, is unchanged); dynamic sizes stay operands (the
 scheduler masks such views with their sizes as symbols). Integer casts of the constants fold
 too (`arith.index_cast`, `arith.sitofp` / `uitofp` to f16, f32, f64: `%Nf = sitofp (index_cast
-%N)` becomes the constant 2048.0, rounded as the cast rounds), so a bound size used as a
+%N)` becomes the constant 2048.0, rounded as the cast rounds), and so does index `addi` /
+`subi` / `muli` of constants (a stride `2 * %N`), so a bound size used as a
 divisor is a constant of the compute, not index arithmetic. Runtime arguments
 (`!ktdp.runtime_arg`) are not bound: they stay symbolic down to DataflowIR, bound at launch.
 An unknown name or a value the argument's type cannot hold is an error naming the option.
@@ -180,6 +181,23 @@ class FoldConstantCasts(RewritePattern):
         rewriter.replace_op(op, c)
 
 
+_INDEX_FOLDS = {arith.AddiOp: lambda a, b: a + b, arith.SubiOp: lambda a, b: a - b,
+                arith.MuliOp: lambda a, b: a * b}
+
+
+class FoldIndexArithmetic(RewritePattern):
+    """`addi` / `subi` / `muli` of index constants: the constant (a stride `2 * %n`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.AddiOp | arith.SubiOp | arith.MuliOp,
+                          rewriter: PatternRewriter) -> None:
+        a, b = const_int(op.lhs), const_int(op.rhs)
+        if a is None or b is None or not isinstance(op.result.type, IndexType):
+            return
+        rewriter.replace_op(op, arith.ConstantOp(IntegerAttr(_INDEX_FOLDS[type(op)](a, b),
+                                                             IndexType())))
+
+
 @dataclass(frozen=True)
 class BindArgumentsPass(ModulePass):
     """Bind scalar kernel arguments to constants: `bind-arguments{values="BLOCK_SIZE=128"}`
@@ -200,7 +218,7 @@ class BindArgumentsPass(ModulePass):
             return
         bound: set[str] = set()
         apply_patterns(op, [BindArguments(values, bound)])
-        apply_patterns(op, [StaticViewStrides(), FoldConstantCasts()])
+        apply_patterns(op, [StaticViewStrides(), FoldConstantCasts(), FoldIndexArithmetic()])
         missing = [n for n in values if n not in bound]
         if missing:
             names = sorted({_name(a) for f in op.walk() if isinstance(f, func.FuncOp)
