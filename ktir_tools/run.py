@@ -262,8 +262,13 @@ def scratchpad_pointers(module, args: dict[str, str] | None, function: str | Non
     from ktir.interpreter import select_kernel
     from ktir.interpreter.arguments import plan_kernel
 
+    from ktir.diagnostics import KtirDiagnostic
+
     given = dict(args or {})
-    specs, _ = plan_kernel(select_kernel(module, function), given)
+    try:
+        specs, _ = plan_kernel(select_kernel(module, function), given)
+    except KtirDiagnostic:  # the compiler (or the reference run) says what is wrong
+        return {}
     return {s.name: str(s.address) for s in specs
             if s.kind == "pointer" and s.memory == "scratchpad" and s.name not in given}
 
