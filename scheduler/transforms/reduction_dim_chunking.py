@@ -34,15 +34,19 @@ from __future__ import annotations
 import math
 
 from xdsl.context import Context
-from xdsl.dialects import arith, linalg, scf, tensor
+from xdsl.dialects import arith, func, linalg, scf, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AffineSetAttr,
     FloatAttr,
     IndexType,
     IntegerAttr,
+    ArrayAttr,
+    DictionaryAttr,
     IntegerType,
+    MemRefType,
     ModuleOp,
+    UnitAttr,
     TensorType,
 )
 from xdsl.ir import Block, Operation, Region, SSAValue
@@ -53,9 +57,11 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from ktir import affine as kaffine
 from ktir.diagnostics import op_error
 from ktir.dialects import ktdp
-from ktir.dialects.ktdp_types import AccessTileType
-from scheduler.transforms.split_distributed_views import box_set
-from scheduler.transforms.unroll_carried_loops import MAX_TRIPS
+from ktir.dialects.ktdp_types import AccessTileType, MemoryKind, MemorySpaceAttr, box_set, kernel_grid
+from scheduler.analysis.index_exprs import index_constant
+from scheduler.analysis.slots import STICK_BYTES, elem_bytes
+from scheduler.transforms.inter_tile_exchange import WORKSPACE_ATTR, add_workspace
+from scheduler.transforms.unroll_carried_loops import HOST_LOOP_ATTR, MAX_TRIPS
 
 FIT_BUFFERS = 2    # a row fits when it and its output row do
 CHUNK_BUFFERS = 8  # a chunk: the buffers of a pass (input, output, the stages between), double-buffered
@@ -202,7 +208,7 @@ class _Row:
         assert isinstance(at, ktdp.ConstructAccessTileOp)
         bmap = at.base_map.data
         shifted = AffineMap(bmap.num_dims + 1, bmap.num_symbols, (
-            *bmap.results[:-1], bmap.results[-1] + AffineExpr.dimension(bmap.num_dims)))
+            *bmap.results[:-1], bmap.results[-1] + AffineExpr.dimension(bmap.num_dims) * self.chunk))
         shape = [*self.shape[:-1], self.chunk]
         new = ktdp.ConstructAccessTileOp(at.base, [*at.indices, k], shifted, box_set(shape),
                                          at.access_tile_order.data, AccessTileType(shape))
@@ -232,47 +238,93 @@ class _Row:
         memo[v] = new.results[0]
         return new.results[0]
 
-    def loop(self, before: Operation, init: SSAValue | None) -> scf.ForOp:
+    def loop(self, before: Operation) -> scf.ForOp:
+        """`scf.for %k = 0 to C step 1`, marked so that unroll-carried-loops leaves it a
+        host loop: each iteration a group call with one chunk's buffers."""
         where = InsertPoint.before(before)
         bounds = []
-        for value, hint in ((0, "c0"), (self.shape[-1], None), (self.chunk, "chunk")):
-            c = arith.ConstantOp(IntegerAttr(value, IndexType()))
-            c.result.name_hint = hint
+        for value in (0, self.chunks, 1):
+            c = index_constant(value)
             Rewriter.insert_op(c, where)
             bounds.append(c.result)
-        args = [IndexType()] + ([init.type] if init is not None else [])
-        body = Block(arg_types=args)
-        body.args[0].name_hint = "col"
-        loop = scf.ForOp(*bounds, [init] if init is not None else [], Region(body))
+        body = Block(arg_types=[IndexType()])
+        body.args[0].name_hint = "chunk"
+        loop = scf.ForOp(*bounds, [], Region(body))
+        loop.attributes[HOST_LOOP_ATTR] = UnitAttr()
         loop.location = before.location
         Rewriter.insert_op(loop, where)
         return loop
 
-    def rewrite_reduce(self, op: linalg.ReduceOp) -> None:
+    def ws_tile(self, addr: SSAValue, t: TensorType, shape: list[int], strides: list[int],
+                indices: list[SSAValue], base: AffineMap, where: InsertPoint,
+                name: str) -> SSAValue:
+        full = [*shape]
+        view = ktdp.ConstructMemoryViewOp(addr, full, strides,
+                                          MemRefType(t.element_type, full),
+                                          MemorySpaceAttr(MemoryKind.GLOBAL))
+        view.results[0].name_hint = name
+        tshape = list(t.get_shape())
+        tile = ktdp.ConstructAccessTileOp(view.results[0], indices, base, box_set(tshape),
+                                          AffineMap.identity(len(tshape)),
+                                          AccessTileType(tshape))
+        Rewriter.insert_op([view, tile], where)
+        return tile.results[0]
+
+    def rewrite_reduce(self, op: linalg.ReduceOp, addrs: tuple[SSAValue, SSAValue]) -> None:
+        """Per chunk: reduce it into the identity and store the partial in the workspace
+        (partial k of lead row p at k x P + p); then the original reduction of the P x C
+        partials into the original init, stored in the workspace too and read back by its
+        users (in the group of each: one reduction space a group, as the scheduler wants)."""
+        addr, reduced_at = addrs
         comb = self.combiner(op)
-        t = self.chunk_type(op.input.type)  # type: ignore[arg-type]
-        elt = t.element_type
-        ident = _IDENTITY[comb.name]
-        where = InsertPoint.before(op)
-        scalar = arith.ConstantOp(FloatAttr(ident, elt) if not isinstance(elt, IntegerType)
-                                  else IntegerAttr(int(ident), elt))
-        splat = tensor.SplatOp(scalar.result, [], t)
-        splat.result.name_hint = "partial_init"
-        Rewriter.insert_op([scalar, splat], where)
-        loop = self.loop(op, splat.result)
+        pt = op.init.type
+        assert isinstance(pt, TensorType)
+        lead = pt.get_shape()[0]
+        elt = pt.element_type
+        loop = self.loop(op)
         body = loop.body.block
         end = InsertPoint.at_end(body)
-        k, acc = body.args
-        acc.name_hint = "partial"
+        k = body.args[0]
         chunk = self.recompute(op.input, k, end, {})
-        first = op.region.block.args[0]
-        combined = _retyped(comb, [chunk if o is first else acc for o in comb.operands], t)
-        Rewriter.insert_op([combined, scf.YieldOp(combined.results[0])], end)
-        loop.res[0].name_hint = "partials"
-        op.operands[0] = loop.res[0]
+        ident = _IDENTITY[comb.name]
+        scalar = arith.ConstantOp(IntegerAttr(int(ident), elt) if isinstance(elt, IntegerType)
+                                  else FloatAttr(ident, elt))
+        init = tensor.SplatOp(scalar.result, [], pt)
+        init.result.name_hint = "identity"
+        Rewriter.insert_op([scalar, init], end)
+        partial = op.clone()
+        partial.operands[0] = chunk
+        partial.operands[1] = init.result
+        partial.results[0].name_hint = "partial"
+        Rewriter.insert_op(partial, end)
+        at = self.ws_tile(addr, pt, [self.chunks * lead], [1], [k],
+                          AffineMap(1, 0, (AffineExpr.dimension(0) * lead,)), end, "partials")
+        Rewriter.insert_op([ktdp.StoreOp(partial.results[0], at), scf.YieldOp()], end)
+        rt = TensorType(elt, [lead, self.chunks])
+        strides = [self.chunks, 1] if lead == 1 else [1, lead]
+        at = self.ws_tile(addr, rt, [lead, self.chunks], strides, [],
+                          AffineMap(0, 0, (AffineExpr.constant(0),) * 2),
+                          InsertPoint.before(op), "partials")
+        load = ktdp.LoadOp(at, rt)
+        load.result.name_hint = "partials"
+        load.location = op.location
+        Rewriter.insert_op(load, InsertPoint.before(op))
+        op.operands[0] = load.result
+        after = InsertPoint.after(op)
+        uses = [u for u in op.results[0].uses]
+        at = self.ws_tile(reduced_at, pt, [lead], [1], [], AffineMap(0, 0, (
+            AffineExpr.constant(0),)), after, "reduced")
+        store = ktdp.StoreOp(op.results[0], at)
+        back = ktdp.LoadOp(at, pt)
+        back.result.name_hint = op.results[0].name_hint
+        for o in (store, back):
+            o.location = op.location
+        Rewriter.insert_op([store, back], InsertPoint.after(at.owner))
+        for u in uses:
+            u.operation.operands[u.index] = back.result
 
     def rewrite_store(self, op: ktdp.StoreOp) -> None:
-        loop = self.loop(op, None)
+        loop = self.loop(op)
         body = loop.body.block
         end = InsertPoint.at_end(body)
         k = body.args[0]
@@ -284,7 +336,7 @@ class _Row:
         Rewriter.erase_op(op)
 
 
-def chunk_block(block: Block, loads: list[ktdp.LoadOp], budget: int) -> None:
+def _prepare(block: Block, loads: list[ktdp.LoadOp], budget: int) -> tuple[_Row, list]:
     t = loads[0].result.type
     assert isinstance(t, TensorType)
     for other in loads[1:]:
@@ -295,11 +347,15 @@ def chunk_block(block: Block, loads: list[ktdp.LoadOp], budget: int) -> None:
     row = _Row(block, t.get_shape(), _chunk_count(loads[0], t, budget))
     for load in loads:
         row._check_tile(load, load.tile)
-    sinks = row.collect(loads)
+    return row, row.collect(loads)
+
+
+def _rewrite(row: _Row, loads: list[ktdp.LoadOp], sinks: list[Operation],
+             addrs: dict[Operation, tuple[SSAValue, SSAValue]]) -> None:
     tiles = [o.tile.owner for o in (*loads, *sinks) if isinstance(o, ktdp.LoadOp | ktdp.StoreOp)]
     for sink in sinks:
         if isinstance(sink, linalg.ReduceOp):
-            row.rewrite_reduce(sink)
+            row.rewrite_reduce(sink, addrs[sink])
         else:
             assert isinstance(sink, ktdp.StoreOp)
             row.rewrite_store(sink)
@@ -308,13 +364,65 @@ def chunk_block(block: Block, loads: list[ktdp.LoadOp], budget: int) -> None:
             raise row._refuse(next(u.operation for r in op.results for u in r.uses),
                               "still reads the whole row")
         Rewriter.erase_op(op)
-    for op in list(block.ops):  # the broadcasts of reduced values at full row shape
+    for op in list(row.block.ops):  # the broadcasts of reduced values at full row shape
         if isinstance(op, tensor.SplatOp) and not op.result.uses and \
                 op.result.type.get_shape() == row.shape:
             Rewriter.erase_op(op)
     for at in dict.fromkeys(tiles):
         if isinstance(at, Operation) and not at.results[0].uses:
             Rewriter.erase_op(at)
+
+
+def _workspace(fn: func.FuncOp, reduces: list[linalg.ReduceOp],
+               rows: dict[Operation, _Row]) -> dict[Operation, tuple[SSAValue, SSAValue]]:
+    """The partials' slots: one a reduction, each tile its own copy, in a device-memory
+    workspace (a last kernel argument, as inter-tile-exchange's); their element addresses,
+    computed at the kernel's entry."""
+    if fn.arg_attrs is not None and fn.arg_attrs.data and \
+            WORKSPACE_ATTR in fn.arg_attrs.data[-1].data:
+        raise op_error(reduces[0], "needs a device-memory workspace for its chunk partials "
+                                   "and the kernel already has one")
+    widths = {elem_bytes(r.init.type) for r in reduces}  # type: ignore[arg-type]
+    if len(widths) != 1:
+        raise op_error(reduces[0], "chunk partials of different element widths in one "
+                                   "kernel: reduction-dim-chunking has one workspace "
+                                   "element size")
+    eb = widths.pop()
+    align = max(1, STICK_BYTES // eb)
+    offsets, stride = [], 0
+    for r in reduces:
+        lead = r.init.type.get_shape()[0]  # type: ignore[union-attr]
+        offsets.append(stride)
+        stride += -(-rows[r].chunks * lead // align) * align
+        offsets.append(stride)
+        stride += -(-lead // align) * align
+    tiles = math.prod(kernel_grid(fn) or (1,))
+    ws = add_workspace(fn)
+    attrs = list(fn.arg_attrs.data) if fn.arg_attrs is not None else [
+        DictionaryAttr({}) for _ in fn.body.block.args]
+    attrs[-1] = DictionaryAttr({WORKSPACE_ATTR: DictionaryAttr({
+        "bytes": IntegerAttr(tiles * stride * eb, 64), "element_bytes": IntegerAttr(eb, 64)})})
+    fn.arg_attrs = ArrayAttr(attrs)
+    tid = ktdp.GetComputeTileIdOp()
+    st = index_constant(stride)
+    mine = arith.MuliOp(tid.results[0], st.result)
+    base = arith.AddiOp(ws, mine.result)
+    ops: list[Operation] = [tid, st, mine, base]
+    out = {}
+    for i, r in enumerate(reduces):
+        got = []
+        for off, name in zip(offsets[2 * i:2 * i + 2], ("partials_at", "reduced_at"),
+                             strict=True):
+            c = index_constant(off)
+            a = arith.AddiOp(base.result, c.result)
+            a.result.name_hint = name
+            ops += [c, a]
+            got.append(a.result)
+        out[r] = tuple(got)
+    for o in ops:
+        o.location = reduces[0].location
+    Rewriter.insert_op(ops, InsertPoint.at_start(fn.body.block))
+    return out
 
 
 class ReductionDimChunkingPass(ModulePass):
@@ -340,5 +448,21 @@ class ReductionDimChunkingPass(ModulePass):
                 block = load.parent_block()
                 assert block is not None
                 by_block.setdefault(block, []).append(load)
-        for block, loads in by_block.items():
-            chunk_block(block, loads, size)
+        plans = [(block, loads, *_prepare(block, loads, size))
+                 for block, loads in by_block.items()]
+        by_fn: dict[func.FuncOp, list[linalg.ReduceOp]] = {}
+        rows: dict[Operation, _Row] = {}
+        for _, _, row, sinks in plans:
+            for s in sinks:
+                if isinstance(s, linalg.ReduceOp):
+                    fn = s.parent_op()
+                    while not isinstance(fn, func.FuncOp):
+                        assert fn is not None
+                        fn = fn.parent_op()
+                    by_fn.setdefault(fn, []).append(s)
+                    rows[s] = row
+        addrs: dict[Operation, tuple[SSAValue, SSAValue]] = {}
+        for fn, reduces in by_fn.items():
+            addrs |= _workspace(fn, reduces, rows)
+        for _, loads, row, sinks in plans:
+            _rewrite(row, loads, sinks, addrs)
