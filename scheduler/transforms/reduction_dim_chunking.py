@@ -64,7 +64,7 @@ from scheduler.transforms.inter_tile_exchange import WORKSPACE_ATTR, add_workspa
 from scheduler.transforms.unroll_carried_loops import HOST_LOOP_ATTR, MAX_TRIPS
 
 FIT_BUFFERS = 2    # a row fits when it and its output row do
-CHUNK_BUFFERS = 8  # a chunk: the buffers of a pass (input, output, the stages between), double-buffered
+CHUNK_BUFFERS = 4  # a chunk: input and output, each double-buffered
 
 _IDENTITY = {
     "arith.addf": 0.0, "arith.mulf": 1.0,
