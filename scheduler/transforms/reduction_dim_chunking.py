@@ -63,7 +63,7 @@ from scheduler.analysis.slots import STICK_BYTES, elem_bytes
 from scheduler.transforms.inter_tile_exchange import WORKSPACE_ATTR, add_workspace
 from scheduler.transforms.unroll_carried_loops import HOST_LOOP_ATTR, MAX_TRIPS
 
-FIT_BUFFERS = 2    # a row fits when it and its output row do
+FIT_BUFFERS = 2    # a load is a candidate when two of it do not fit
 CHUNK_BUFFERS = 4  # a chunk: input and output, each double-buffered
 
 _IDENTITY = {
@@ -336,6 +336,18 @@ class _Row:
         Rewriter.erase_op(op)
 
 
+def _needs_chunks(block: Block, loads: list[ktdp.LoadOp], size: int) -> bool:
+    """Whether the block reduces and its long rows in and out exceed the scratchpad
+    (element-wise programs stream through it: the scheduler tiles them)."""
+    if not any(isinstance(op, linalg.ReduceOp) for op in block.ops):
+        return False
+    shape = loads[0].result.type.get_shape()  # type: ignore[union-attr]
+    out = [op for op in block.ops if isinstance(op, ktdp.StoreOp)
+           and op.data.type.get_shape() == shape]  # type: ignore[union-attr]
+    return sum(_bytes(o.data.type if isinstance(o, ktdp.StoreOp) else o.result.type)
+               for o in (*loads, *out)) > size  # type: ignore[arg-type]
+
+
 def _prepare(block: Block, loads: list[ktdp.LoadOp], budget: int) -> tuple[_Row, list]:
     t = loads[0].result.type
     assert isinstance(t, TensorType)
@@ -449,7 +461,7 @@ class ReductionDimChunkingPass(ModulePass):
                 assert block is not None
                 by_block.setdefault(block, []).append(load)
         plans = [(block, loads, *_prepare(block, loads, size))
-                 for block, loads in by_block.items()]
+                 for block, loads in by_block.items() if _needs_chunks(block, loads, size)]
         by_fn: dict[func.FuncOp, list[linalg.ReduceOp]] = {}
         rows: dict[Operation, _Row] = {}
         for _, _, row, sinks in plans:
