@@ -1,32 +1,38 @@
 """`reduction-dim-chunking`: a row too long for the scratchpad is processed in chunks.
 
 A row program loads its row whole (`ktdp.load` of a 1xN tile), reduces it, and stores an
-element-wise function of it. When the row (with its output row) does not fit in the device's
-per-core scratchpad, the program is rewritten into loops over chunks of the last dimension,
-each chunk small enough for an input and an output chunk, double-buffered:
+element-wise function of it. The scheduler keeps every loaded tile of a compute group in the
+scratchpad while the group runs; when the block reduces and its long rows in and out do not
+fit in the device's per-core scratchpad together, the program becomes host loops over C chunks
+of the last dimension, each iteration a compute group of its own holding one chunk:
 
     %x = ktdp.load %tile                      (1xN)
     %m = linalg.reduce {maxnumf} ins(%x) outs(%init) dimensions = [1]
     ktdp.store %f(%x, %m), %out_tile
 becomes
-    %p = scf.for %k = 0 to N step N/C iter_args(%acc = splat(identity)) {   (1x(N/C))
-      %xk = ktdp.load %tile at column %k ; scf.yield maxnumf(%acc, %xk) }
-    %m = linalg.reduce {maxnumf} ins(%p) outs(%init) dimensions = [1]
-    scf.for %k = 0 to N step N/C { ktdp.store %f(load at %k, %m), %out_tile at %k }
+    scf.for %k = 0 to C step 1 {              {ktdf.host_loop}: unroll-carried-loops keeps it
+      %p = linalg.reduce ins(ktdp.load %tile at column k x N/C) outs(splat(identity))
+      ktdp.store %p, <workspace: partial k> }
+    %m = linalg.reduce {maxnumf} ins(ktdp.load <workspace: the C partials>) outs(%init)
+    ktdp.store %m, <workspace: result> ; %m' = ktdp.load <workspace: result>
+    scf.for %k = 0 to C step 1 { ktdp.store %f(load at column k x N/C, %m'), %out_tile at k }
 
-A long value (the load, and the element-wise arith/math ops over it) is recomputed inside each
-loop that needs it from a load of that chunk; broadcasts (`tensor.splat`) of earlier
-reductions' scalars are splatted at chunk shape. So the row is read from device memory once
-a pass (softmax: max, sum, normalise). The loops carry values with a constant trip count,
-so `unroll-carried-loops`, next in the pipeline, puts the chunks in line (layer norm's
-column-block loops take the same road). Sums are accumulated in a different order (chunk
-partials, then the partial's lanes); max and min are exact.
+The partials go through device memory (a workspace: a last kernel argument with
+`ktdf.workspace = {bytes, element_bytes}`, one copy per tile, as inter-tile-exchange's), and
+so does each reduction's result, which later passes read back: a group then holds one
+reduction space, as the scheduler wants. Long values (the load, element-wise arith/math ops
+over it) are recomputed in each loop from a load of that chunk; broadcasts (`tensor.splat`)
+of earlier reductions' scalars are splatted at chunk shape. So the row is read from device
+memory once a pass (softmax: max, sum, normalise) plus the partials. Sums round each chunk's
+partial to the element type before summing them (one more rounding than in one pass); max and
+min are exact.
 
-C is the smallest divisor of N that makes a chunk fit under a quarter of the scratchpad, at
-most MAX_TRIPS. What the rewrite cannot handle (another use of a long value, a reduction over
-another dimension, a combiner without a known identity, no such C) stops with a diagnostic
-naming the op. Rows that fit are left alone. Not a pattern walk: the rewrite is of a block's
-whole row program (every reduction and store of the long values at once), not of one op.
+C is the smallest divisor of N, at most MAX_TRIPS, whose chunk fits four times (input and
+output, double-buffered) in the scratchpad. What the rewrite cannot handle (another use of a
+long value, a reduction over another dimension or of rank > 2, a combiner without a known
+identity, no such C, a kernel that already has a workspace) stops with a diagnostic naming
+the op. Rows that fit are left alone. Not a pattern walk: the rewrite is of a block's whole
+row program (every reduction and store of its long values, and one workspace a kernel).
 """
 
 from __future__ import annotations
@@ -177,6 +183,9 @@ class _Row:
         if not self.is_long(op.input) or op.init is op.input or \
                 list(op.dimensions.get_values()) != [rank - 1]:
             raise self._refuse(op, "is not a one-input reduction over the last dimension")
+        if rank != 2:
+            raise self._refuse(op, f"reduces a rank-{rank} row (chunked: rank 2, rows x "
+                                   "columns)")
         self.combiner(op)
 
     def combiner(self, op: linalg.ReduceOp) -> Operation:
@@ -442,8 +451,8 @@ class ReductionDimChunkingPass(ModulePass):
     (see the module docstring).
 
     Before:  %x = ktdp.load (1xN); linalg.reduce ins(%x); ktdp.store f(%x)
-    After:   scf.for over C chunks carrying a 1x(N/C) partial; linalg.reduce of the partial;
-             scf.for over C chunks storing f(load of the chunk)
+    After:   host loops over C chunks: each chunk's partial stored in the workspace, the
+             partials reduced (and stored, read back), f of each reloaded chunk stored
     Idempotent: the chunks fit.
     """
 
