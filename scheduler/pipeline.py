@@ -30,6 +30,7 @@ FRONTEND: tuple[Step, ...] = (
     Checkpoint.PRE_MAPPING,
     "normalize-view-origins",
     "normalize-tile-loops",
+    "reduction-dim-chunking",
     "unroll-carried-loops",
     "inter-tile-exchange",
     "single-tile-branches",

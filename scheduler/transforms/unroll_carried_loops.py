@@ -44,6 +44,9 @@ from scheduler.dialects.ktdf_types import const_int
 from scheduler.rewriting import apply_patterns
 
 MAX_TRIPS = 64  # iterations of one loop unrolled
+# a loop that stays on the host, one group call an iteration (reduction-dim-chunking's loops
+# over chunks: in line, every chunk would keep a scratchpad buffer of its own)
+HOST_LOOP_ATTR = "ktdf.host_loop"
 
 
 def trip_range(loop: scf.ForOp) -> range | None:
@@ -89,8 +92,8 @@ def tiles_distributed_view(loop: scf.ForOp) -> bool:
 
 
 def _unrollable(op: Operation) -> range | None:
-    if not isinstance(op, scf.ForOp) or not (op.iter_args or reads_loaded_value(op)
-                                             or tiles_distributed_view(op)):
+    if not isinstance(op, scf.ForOp) or HOST_LOOP_ATTR in op.attributes or not (
+            op.iter_args or reads_loaded_value(op) or tiles_distributed_view(op)):
         return None
     trips = trip_range(op)
     return trips if trips is not None and len(trips) <= MAX_TRIPS else None
