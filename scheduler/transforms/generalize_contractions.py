@@ -20,8 +20,10 @@ to refuse by name.
 from __future__ import annotations
 
 from xdsl.context import Context
-from xdsl.dialects import arith, linalg
-from xdsl.dialects.builtin import (AffineMapAttr, AnyFloat, ArrayAttr, ModuleOp, TensorType)
+from xdsl.dialects import arith
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import GenericOp, MatmulOp, YieldOp
+from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, ArrayAttr, ModuleOp, TensorType
 from xdsl.ir import Block, Region
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
@@ -31,15 +33,15 @@ from scheduler.rewriting import apply_patterns
 
 
 def _maps() -> list[AffineMap]:
-    m, n, k = (AffineMap.from_callable(lambda a, b, c: (a, c)),
-               AffineMap.from_callable(lambda a, b, c: (c, b)),
-               AffineMap.from_callable(lambda a, b, c: (a, b)))
-    return [m, n, k]
+    """A[m, k], B[k, n], C[m, n] over the iteration space (m, n, k)."""
+    return [AffineMap.from_callable(lambda m, n, k: (m, k)),
+            AffineMap.from_callable(lambda m, n, k: (k, n)),
+            AffineMap.from_callable(lambda m, n, k: (m, n))]
 
 
 class GeneralizeMatmul(RewritePattern):
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: linalg.MatmulOp, rewriter: PatternRewriter) -> None:
+    def match_and_rewrite(self, op: MatmulOp, rewriter: PatternRewriter) -> None:
         types = [v.type for v in (*op.inputs, *op.outputs)]
         if len(types) != 3 or not all(isinstance(t, TensorType) for t in types):
             return
@@ -63,13 +65,13 @@ class GeneralizeMatmul(RewritePattern):
                 y = v
         mul = arith.MulfOp(x, y)
         add = arith.AddfOp(acc, mul.result)
-        block.add_ops([*ops, mul, add, linalg.YieldOp(add.result)])
-        par, red = linalg.IteratorTypeAttr.parallel(), linalg.IteratorTypeAttr.reduction()
-        generic = linalg.GenericOp(
+        block.add_ops([*ops, mul, add, YieldOp(add.result)])
+        par, red = IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()
+        generic = GenericOp(
             list(op.inputs), list(op.outputs), Region(block),
             ArrayAttr([AffineMapAttr(m) for m in _maps()]),
             ArrayAttr([par, par, red]), [op.res[0].type])
-        rewriter.replace_matched_op(generic)
+        rewriter.replace(op, generic)
 
 
 class GeneralizeContractionsPass(ModulePass):
