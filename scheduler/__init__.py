@@ -54,6 +54,8 @@ _PASSES = {
     "elide-copy-stages": ("transforms.elide_copy_stages", "ElideCopyStagesPass"),
     "tile-invariant-groups": ("transforms.tile_invariant_groups", "TileInvariantGroupsPass"),
     "inter-tile-exchange": ("transforms.inter_tile_exchange", "InterTileExchangePass"),
+    "generalize-contractions": ("transforms.generalize_contractions",
+                                "GeneralizeContractionsPass"),
     "single-tile-branches": ("transforms.single_tile_branches", "SingleTileBranchesPass"),
     "share-invariant-loads": ("transforms.share_invariant_loads", "ShareInvariantLoadsPass"),
     "split-distributed-views": ("transforms.split_distributed_views",

@@ -36,6 +36,7 @@ FRONTEND: tuple[Step, ...] = (
     "single-tile-branches",
     "share-invariant-loads",
     "split-distributed-views",
+    "generalize-contractions",
     "ktir-legality-check",
     "compute-group-extraction",
     "tile-invariant-groups",

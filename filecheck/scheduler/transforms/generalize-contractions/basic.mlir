@@ -1,0 +1,42 @@
+// RUN: ktir-opt %s --split-input-file -p generalize-contractions | filecheck %s
+
+/// A float linalg.matmul on tensors becomes a linalg.generic contraction: maps (m, k), (k, n),
+/// (m, n), iterators parallel, parallel, reduction, a body that adds the product to the
+/// accumulator. An f16 matmul sums the exact f32 products in an f32 accumulator from 0, then
+/// one element-wise generic adds the init and rounds once (the interpreter's precision rule).
+
+// CHECK-LABEL: func.func @narrow
+// CHECK:       %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<8x16xf32>
+// CHECK:       %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[A:.*]], %[[B:.*]] : tensor<8x32xf16>, tensor<32x16xf16>) outs(%[[Z]] : tensor<8x16xf32>)
+// CHECK-NEXT:  ^{{.*}}(%[[X:.*]]: f16, %[[Y:.*]]: f16, %[[ACC:.*]]: f32):
+// CHECK-NEXT:    %[[XW:.*]] = arith.extf %[[X]] : f16 to f32
+// CHECK-NEXT:    %[[YW:.*]] = arith.extf %[[Y]] : f16 to f32
+// CHECK-NEXT:    %[[P:.*]] = arith.mulf %[[XW]], %[[YW]] : f32
+// CHECK-NEXT:    %[[T:.*]] = arith.addf %[[ACC]], %[[P]] : f32
+// CHECK-NEXT:    linalg.yield %[[T]] : f32
+// CHECK:       %[[C:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[S]], %[[I:.*]] : tensor<8x16xf32>, tensor<8x16xf16>) outs(%[[I]] : tensor<8x16xf16>)
+// CHECK:         arith.extf
+// CHECK-NEXT:    arith.addf
+// CHECK-NEXT:    arith.truncf {{.*}} : f32 to f16
+// CHECK:       func.return %[[C]]
+func.func @narrow(%a: tensor<8x32xf16>, %b: tensor<32x16xf16>, %i: tensor<8x16xf16>) -> tensor<8x16xf16> {
+  %c = linalg.matmul ins(%a, %b : tensor<8x32xf16>, tensor<32x16xf16>) outs(%i : tensor<8x16xf16>) -> tensor<8x16xf16>
+  func.return %c : tensor<8x16xf16>
+}
+
+// -----
+
+/// An f32 matmul accumulates in its own init: one generic, no casts.
+
+// CHECK-LABEL: func.func @wide
+// CHECK:       %[[C:.*]] = linalg.generic {{.*}} outs(%[[I:.*]] : tensor<8x16xf32>)
+// CHECK-NEXT:  ^{{.*}}(%[[X:.*]]: f32, %[[Y:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT:    %[[P:.*]] = arith.mulf %[[X]], %[[Y]] : f32
+// CHECK-NEXT:    %[[T:.*]] = arith.addf %[[ACC]], %[[P]] : f32
+// CHECK-NEXT:    linalg.yield %[[T]] : f32
+// CHECK:       func.return %[[C]]
+// CHECK-NOT:   linalg.matmul
+func.func @wide(%a: tensor<8x32xf32>, %b: tensor<32x16xf32>, %i: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %c = linalg.matmul ins(%a, %b : tensor<8x32xf32>, tensor<32x16xf32>) outs(%i : tensor<8x16xf32>) -> tensor<8x16xf32>
+  func.return %c : tensor<8x16xf32>
+}
