@@ -32,13 +32,14 @@ same bytes, a write superseding them); every other access, and every race, comes
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from emulator.errors import RaceError
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Iterator
 
     from emulator.machine import Mem
     from emulator.runtime import Process
@@ -51,22 +52,40 @@ _VID, _LO, _HI, _WRITE, _END, _PROC, _DMA, _RUNS = range(8)
 Runs = tuple[tuple[int, int], ...] | None
 
 
+def _within(lo: int, hi: int, runs: Runs, wlo: int, whi: int) -> Iterator[tuple[int, int]]:
+    """The bytes of access [lo, hi) (with its runs) inside the window [wlo, whi), as absolute
+    runs; a strided access's runs are found by bisection, so a window costs what it holds."""
+    if runs is None:
+        if max(lo, wlo) < min(hi, whi):
+            yield max(lo, wlo), min(hi, whi)
+        return
+    i = bisect_right(runs, wlo - lo, key=itemgetter(1))
+    while i < len(runs) and lo + runs[i][0] < whi:
+        yield max(lo + runs[i][0], wlo), min(lo + runs[i][1], whi)
+        i += 1
+
+
 def _absolute(lo: int, hi: int, runs: Runs) -> list[tuple[int, int]] | tuple[tuple[int, int]]:
     return ((lo, hi),) if runs is None else [(lo + a, lo + b) for a, b in runs]
 
 
-def shared_byte(lo: int, hi: int, runs: Runs, rlo: int, rhi: int, rruns: Runs) -> int | None:
-    """The first byte that accesses [lo, hi) and [rlo, rhi) (with their runs) both touch."""
-    a, b = _absolute(lo, hi, runs), _absolute(rlo, rhi, rruns)
-    i = j = 0
-    while i < len(a) and j < len(b):
-        x, y = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
-        if x < y:
-            return x
-        if a[i][1] <= b[j][1]:
-            i += 1
+def shared_byte(lo: int, hi: int, runs: Runs, rlo: int, rhi: int, rruns: Runs,
+                page: int | None = None) -> int | None:
+    """The first byte that accesses [lo, hi) and [rlo, rhi) (with their runs) both touch (on
+    `page` only, when given: the checker looks at one page of a long strided access at a time)."""
+    wlo, whi = max(lo, rlo), min(hi, rhi)
+    if page is not None:
+        wlo, whi = max(wlo, page << PAGE_BITS), min(whi, (page + 1) << PAGE_BITS)
+    a, b = _within(lo, hi, runs, wlo, whi), _within(rlo, rhi, rruns, wlo, whi)
+    x, y = next(a, None), next(b, None)
+    while x is not None and y is not None:
+        first = max(x[0], y[0])
+        if first < min(x[1], y[1]):
+            return first
+        if x[1] <= y[1]:
+            x = next(a, None)
         else:
-            j += 1
+            y = next(b, None)
     return None
 
 
@@ -185,24 +204,23 @@ class RaceChecker:
                 continue
             kept = []
             for r in recs:
-                strided = runs is not None or r[_RUNS] is not None
-                if r[_LO] >= hi or lo >= r[_HI] or (
-                        strided and shared_byte(lo, hi, runs, r[_LO], r[_HI], r[_RUNS]) is None):
+                if r[_LO] >= hi or lo >= r[_HI]:
                     kept.append(r)
-                elif r[_VID] != me:
-                    if write or r[_WRITE]:
-                        rend = r[_END]
-                        if rend is None or (p.known[r[_VID]] <= rend
-                                            and not self.ordered(p, r[_VID], rend)):
-                            self._race(p, mem, lo, hi, write, dma, runs, r)
-                        if write and covers(lo, hi, runs, r[_LO], r[_HI], r[_RUNS]):
-                            continue  # ordered before this covering write
-                    kept.append(r)
-                elif (write or not r[_WRITE]) and r[_END] is not None \
-                        and covers(lo, hi, runs, r[_LO], r[_HI], r[_RUNS]):
-                    continue  # superseded by this unit's own later access
+                elif r[_VID] == me:  # kept unless superseded by this later access of its unit
+                    if (r[_END] is None or r[_WRITE] and not write
+                            or not covers(lo, hi, runs, r[_LO], r[_HI], r[_RUNS])):
+                        kept.append(r)
+                elif not (write or r[_WRITE]) or (
+                        (runs is not None or r[_RUNS] is not None)
+                        and shared_byte(lo, hi, runs, r[_LO], r[_HI], r[_RUNS], pg) is None):
+                    kept.append(r)  # reads of two units never race; nor do disjoint bytes
                 else:
-                    kept.append(r)
+                    rend = r[_END]
+                    if rend is None or (p.known[r[_VID]] <= rend
+                                        and not self.ordered(p, r[_VID], rend)):
+                        self._race(p, mem, lo, hi, write, dma, runs, r)
+                    if not (write and covers(lo, hi, runs, r[_LO], r[_HI], r[_RUNS])):
+                        kept.append(r)  # (else ordered before this covering write)
             kept.append(rec)
             pages[pg] = kept
         if dma:

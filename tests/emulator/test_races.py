@@ -319,6 +319,9 @@ def test_exact_overlap_and_cover_agree_with_byte_sets(a: list[bool], b: list[boo
     (lo, hi, runs, xs), (rlo, rhi, rruns, ys) = x, y
     both = xs & ys
     assert shared_byte(lo, hi, runs, rlo, rhi, rruns) == (min(both) if both else None)
+    for page in range(0, 4):  # one page at a time, as the checker asks
+        here = {i for i in both if i >> PAGE_BITS == page}
+        assert shared_byte(lo, hi, runs, rlo, rhi, rruns, page) == (min(here) if here else None)
     assert covers(lo, hi, runs, rlo, rhi, rruns) == (ys <= xs)
     assert sorted(pages_of(lo, hi, runs)) == sorted({i >> PAGE_BITS for i in xs})
 
