@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -17,10 +19,14 @@ class Progress:
     """One line per step on stderr (`[ 3/13] construct-three-stage-pipeline  4.1 ms`); on a
     terminal the line of the running step is shown while it runs."""
 
+    EVERY = (10.0, 1.0)  # seconds between two `emulating` lines: to a file, to a terminal
+
     def __init__(self, enabled: bool):
         self.enabled = enabled
         self.tty = sys.stderr.isatty()
         self.current = ""
+        self.ticker: threading.Thread | None = None
+        self.stop = threading.Event()
 
     def start(self, i: int, n: int, name: str) -> None:
         self.current = f"[{i + 1:>{len(str(n))}}/{n}] {name}"
@@ -31,6 +37,31 @@ class Progress:
     def done(self, seconds: float) -> None:
         if self.enabled:
             sys.stderr.write(f"{self.current:<48} {seconds * 1e3:8.1f} ms\n")
+
+    def emulating(self) -> None:
+        """The emulation starts: until `finish`, say how long it has run, so a long run is not
+        mistaken for a hang (on a terminal a line redrawn every second, otherwise a line
+        every ten seconds; a daemon thread, so the emulator pays nothing)."""
+        if not self.enabled:
+            return
+        began, self.stop = time.perf_counter(), threading.Event()
+
+        def tick() -> None:
+            while not self.stop.wait(self.EVERY[self.tty]):
+                line = f"emulating ... {time.perf_counter() - began:.0f} s"
+                sys.stderr.write(line + ("\r" if self.tty else "\n"))
+                sys.stderr.flush()
+            if self.tty:
+                sys.stderr.write(" " * 40 + "\r")
+        self.ticker = threading.Thread(target=tick, daemon=True)
+        self.ticker.start()
+
+    def finish(self) -> None:
+        """The emulation has ended (or failed): stop the line."""
+        if self.ticker is not None:
+            self.stop.set()
+            self.ticker.join()
+            self.ticker = None
 
 
 def timing_table(steps, parse_seconds: float) -> str:

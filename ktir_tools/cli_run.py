@@ -177,10 +177,13 @@ def run(
                                disable=disabled_passes(disable or (), opt_level),
                                schedule_report=schedule_report,
                                on_step=progress.start,
-                               after_step=lambda name, module, s: progress.done(s))
+                               after_step=lambda name, module, s: progress.done(s),
+                               on_emulate=progress.emulating)
     except EmulationError as e:
+        progress.finish()
         typer.echo(f"{kernel}: emulation failed on device {device}:\n{e.text}", err=True)
         raise typer.Exit(1) from None
+    progress.finish()
     for note in report.notes:
         typer.echo(note, err=True)
     if trace is not None:

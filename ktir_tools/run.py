@@ -342,14 +342,15 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
                   trace: bool = False, cycle_limit: int = 10**9,
                   loop_limit: int = DEFAULT_LOOP_LIMIT, dump_programs=None,
                   on_step=None, after_step=None, disable: Sequence[str] = (),
-                  schedule_report: bool = False) -> RunReport:
+                  schedule_report: bool = False, on_emulate=None) -> RunReport:
     """Compile `kernel` for `device`, emulate it, compare with the reference interpreter.
     Raises `KtirDiagnostic` (compile) or `emulator.EmulationError` (execution).
 
     `dump_programs` (default $KTIR_DUMP_PROGRAMS): a folder for the DataflowIR
     (`<kernel>.dfir.mlir`) and the Python the emulator generates from it. `disable`: passes
     of the pipeline to skip, by name (`ktir compile --disable`). `schedule_report`: describe
-    the schedule at the post_scheduling checkpoint (`RunReport.schedule`)."""
+    the schedule at the post_scheduling checkpoint (`RunReport.schedule`). `on_emulate`:
+    called as the emulation starts (a CLI's progress line)."""
     from emulator import emulate
     from emulator.sources import dump_dir
     from ktir.context import load_module
@@ -391,6 +392,8 @@ def run_and_check(kernel: str | Path, device: str | Path, *, args: dict[str, str
     program = compiled.module
     if (dump := dump_dir(dump_programs)) is not None:
         program = located_copy(program, dump / f"{Path(kernel).stem}.dfir.mlir")
+    if on_emulate is not None:
+        on_emulate()
     em = emulate(program, dev, entry=ref.kernel, args=argv, memory_init=init,
                  trace=trace, cycle_limit=cycle_limit, loop_limit=loop_limit,
                  dump_programs=dump, work=work)

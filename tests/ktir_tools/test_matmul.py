@@ -13,3 +13,18 @@ def test_tiny_matmul_bitwise() -> None:
     report = run_and_check(HERE / "matmul_tiny.mlir", "spyre")
     assert report.match, list(report.checks)
 
+
+
+def test_a_long_emulation_says_it_is_running(monkeypatch, capsys) -> None:
+    """`ktir run` prints how long the emulation has run (every 10 s to a file), so a long run is
+    not taken for a hang; the line stops with the run."""
+    from ktir_tools.cli_compile import Progress
+
+    monkeypatch.setattr(Progress, "EVERY", (0.05, 0.05))
+    progress = Progress(True)
+    report = run_and_check(HERE / "matmul_tiny.mlir", "spyre", on_emulate=progress.emulating)
+    progress.finish()
+    assert report.match
+    err = capsys.readouterr().err
+    assert err.startswith("emulating ... 0 s\n"), err
+    assert progress.ticker is None and capsys.readouterr().err == ""
