@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from ktir.limits import DEFAULT_LOOP_LIMIT
+from ktir_tools.cli_compile import Progress
 from ktir_tools.common import fail, output_file, read_npy, write_file, write_npz
 
 _LOCATION = re.compile(r"^(?P<mem>[A-Za-z0-9_@-]+)@(?P<addr>\d+)$")
@@ -159,6 +160,8 @@ def emulate_cmd(
             raise fail(msg)
         reads.append((m["name"], m["mem"], int(m["addr"]), shape, _DTYPES[m["dtype"]]))
     argv = [_number(a) for a in arg or []]
+    progress = Progress(not json)
+    progress.emulating()
     try:
         result = emulate(module, dev, entry=_entry(module, entry, program), args=argv,
                          memory_init=_init(init or []), cycle_limit=cycle_limit,
@@ -166,8 +169,11 @@ def emulate_cmd(
                          dump_programs=dump_programs, loop_limit=loop_limit)
         arrays = {n: result.read(mem, a, shape, dt) for n, mem, a, shape, dt in reads}
     except EmulationError as e:
+        progress.finish()
         typer.echo(e.text, err=True)
         raise typer.Exit(1) from None
+    finally:
+        progress.finish()
     if trace is not None:
         write_file(trace, lambda f: result.write_trace(f), "--trace", binary=False)
     if out is not None:

@@ -183,7 +183,8 @@ def run(
         progress.finish()
         typer.echo(f"{kernel}: emulation failed on device {device}:\n{e.text}", err=True)
         raise typer.Exit(1) from None
-    progress.finish()
+    finally:
+        progress.finish()  # also on a compile error or Ctrl-C
     for note in report.notes:
         typer.echo(note, err=True)
     if trace is not None:
