@@ -47,6 +47,20 @@ class SetTooLargeError(UnboundedSetError):
     """A set whose bounding box holds more points than the element limit (ktir/limits.py)."""
 
 
+def wide_constant(amap: AffineMap) -> int | None:
+    """A constant of `amap` outside the 64-bit range of index values, if any (evaluating the
+    map over int64 arrays cannot hold it)."""
+    todo: list[AffineExpr] = list(amap.results)
+    while todo:
+        e = todo.pop()
+        if isinstance(e, AffineConstantExpr):
+            if not -(1 << 63) <= e.value < 1 << 63:
+                return e.value
+        elif isinstance(e, AffineBinaryOpExpr):
+            todo += [e.lhs, e.rhs]
+    return None
+
+
 def linear_form(expr: AffineExpr, n_dims: int, n_syms: int) -> tuple[list[int], int]:
     """Coefficients over (dims..., symbols...) and the constant of a linear expression."""
     coeffs = [0] * (n_dims + n_syms)

@@ -454,6 +454,9 @@ class ConstructIndirectAccessTileOp(IRDLOperation):
             if amap.num_dims != ndims:
                 raise VerifyException(f"subscript map {d} has {amap.num_dims} inputs, expected "
                                       f"{ndims} (captured + intermediate variables)")
+            if (big := affine.wide_constant(amap)) is not None:
+                raise VerifyException(f"subscript map {d} holds the constant {big}, beyond the "
+                                      "64-bit range of index values")
             if _is_true(k):
                 view = next(views)
                 vt = cast(MemRefType | TensorType, view.type)

@@ -184,9 +184,12 @@ class InterTileProduceOp(IRDLOperation):
         if uses != 1:
             raise VerifyException(f"the future must be used exactly once (R2), it has {uses} "
                                   "uses")
-        n = _num_tiles(self)
         groups = _bounded_groups(ftype)
-        if n is None or groups is None:
+        if groups is None:  # every pass and the interpreter enumerate the groups
+            raise VerifyException(f"the tile_future's groups '{ftype.groups.data}' are "
+                                  "unbounded: a future ranges over finitely many groups")
+        n = _num_tiles(self)
+        if n is None:
             return
         seen: dict[int, int] = {}
         for g, members in members_by_group(pset, groups, n).items():

@@ -21,7 +21,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
-from ktir.diagnostics import KtirDiagnostic, op_error
+from ktir.diagnostics import KtirDiagnostic, op_error, op_location
 from ktir.interpreter.arguments import (
     ArgumentSpec,
     buffer_arguments,
@@ -101,6 +101,9 @@ def select_kernel(module: Operation, name: str | None = None) -> func.FuncOp:
         if decls:
             raise op_error(decls[0], f"@{decls[0].sym_name.data} is only declared (it has no "
                            "body), and the module holds no function with one to run")
+        located = next((o for o in module.body.block.ops if op_location(o) is not None), None)
+        if located is not None:  # the file's name and where it starts
+            raise op_error(located, "is not a function: the module holds no function to run")
         raise KtirDiagnostic("error: the module holds no function to run")
     raise KtirDiagnostic("error: the module holds several kernels ("
                          f"{', '.join('@' + f.sym_name.data for f in pick)}); name one")

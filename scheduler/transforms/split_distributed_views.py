@@ -179,7 +179,11 @@ class _Split:
             if not affine.is_box(cset) or any(v is None for v in syms):
                 raise op_error(view, "a piece of a distributed view whose coordinate_set is not "
                                      f"a box of constants: {_NOT_YET}")
-            pbox = affine.box(cset, [v for v in syms if v is not None])
+            try:
+                pbox = affine.box(cset, [v for v in syms if v is not None])
+            except affine.UnboundedSetError as e:
+                raise op_error(view, f"a piece of a distributed view whose coordinate_set is "
+                                     f"unbounded ({e}): the pieces must be boxes") from None
             meet = [(max(a, c), min(b, e)) for (a, b), (c, e) in zip(tbox, pbox)]
             if any(lo > hi for lo, hi in meet):
                 continue

@@ -451,6 +451,14 @@ func.func @negative_indirect_index_type(%x: memref<100x16xf16>, %idx: memref<8xf
 
 // -----
 
+func.func @negative_indirect_wide_constant(%x: memref<100x16xf16>, %idx: memref<8xi32>) {
+  %t = ktdp.construct_indirect_access_tile intermediate_variables(%i, %j) %x[ind(%idx[%i floordiv -1180591620717411303423]), (%j)] {variables_space_order = affine_map<(d0, d1) -> (d0, d1)>, variables_space_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 15 >= 0)>} : memref<100x16xf16>, memref<8xi32> -> !ktdp.access_tile<8x16xindex>
+  return
+}
+// CHECK: error: {{.*}}subscript map 0 holds the constant -1180591620717411303423, beyond the 64-bit range of index values
+
+// -----
+
 func.func @negative_indirect_direct_single(%x: memref<100x16xf16>, %idx: memref<8xi32>) {
   %t = "ktdp.construct_indirect_access_tile"(%x, %idx) <{per_dim_subscript_kinds = [true, false], per_dim_subscript_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], variables_space_order = affine_map<(d0, d1) -> (d0, d1)>, variables_space_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 15 >= 0)>, operandSegmentSizes = array<i32: 1, 1, 0, 0>}> ({
   ^bb0(%i: index, %j: index):
@@ -589,6 +597,18 @@ func.func @negative_produce_disjoint(%p: tensor<1x64xf16>, %z: tensor<1x64xf16>)
   return
 }
 // CHECK: error: {{.*}}producer sets of distinct groups must be disjoint (R1)
+
+// -----
+
+func.func @negative_produce_unbounded_groups(%p: tensor<1x64xf16>) attributes {grid = [8]} {
+  %f = ktdp.inter_tile_produce producer_tiles_per_group = affine_set<(i)[g] : (i - g == 0)> -> !ktdp.tile_future<(tensor<1x64xf16>), groups = affine_set<(g) : (g >= 0)>> {
+  ^bb0(%gid: index):
+    ktdp.yield_partial %p : tensor<1x64xf16>
+  }
+  %c = ktdp.inter_tile_consume(%f) consumer_tiles_per_group = affine_set<(i)[g] : (i - g == 0)> : !ktdp.tile_future<(tensor<1x64xf16>), groups = affine_set<(g) : (g >= 0)>> -> tensor<1x64xf16>
+  return
+}
+// CHECK: error: {{.*}}the tile_future's groups '(d0) : (d0 >= 0)' are unbounded: a future ranges over finitely many groups
 
 // -----
 
