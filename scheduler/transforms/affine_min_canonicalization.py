@@ -76,7 +76,7 @@ class CanonicalizeToAffineMin(RewritePattern):
         else:
             return
         new = affine_ops.MinOp([iv, ub, step], AffineMapAttr(_MIN))
-        rewriter.replace_op(op, new)
+        rewriter.replace(op, new)
 
 
 class AffineMinCanonicalizationPass(ModulePass):

@@ -146,7 +146,7 @@ class StaticViewStrides(RewritePattern):
         new = ktdp.ConstructMemoryViewOp(view.offset, sizes, strides, view.result.type,
                                          view.memory_space, view.coordinate_set.data)
         new.attributes.update(view.attributes)
-        rewriter.replace_op(view, new)
+        rewriter.replace(view, new)
 
 
 _FLOATS = {16: np.float16, 32: np.float32, 64: np.float64}
@@ -178,7 +178,7 @@ class FoldConstantCasts(RewritePattern):
                 v += 1 << (64 if isinstance(in_t, IndexType) else
                            cast(IntegerType, in_t).width.data)
             c = arith.ConstantOp(FloatAttr(float(_FLOATS[t.bitwidth](v)), t))
-        rewriter.replace_op(op, c)
+        rewriter.replace(op, c)
 
 
 _INDEX_FOLDS = {arith.AddiOp: lambda a, b: a + b, arith.SubiOp: lambda a, b: a - b,
@@ -194,7 +194,7 @@ class FoldIndexArithmetic(RewritePattern):
         a, b = const_int(op.lhs), const_int(op.rhs)
         if a is None or b is None or not isinstance(op.result.type, IndexType):
             return
-        rewriter.replace_op(op, arith.ConstantOp(IntegerAttr(_INDEX_FOLDS[type(op)](a, b),
+        rewriter.replace(op, arith.ConstantOp(IntegerAttr(_INDEX_FOLDS[type(op)](a, b),
                                                              IndexType())))
 
 

@@ -214,7 +214,7 @@ def _drop_private_result(private: PrivateOp, i: int, rewriter: PatternRewriter) 
     for old, r in zip(kept, new.res, strict=True):
         r.name_hint = old.name_hint
         rewriter.replace_all_uses_with(old, r)
-    rewriter.insert_op(new, InsertPoint.before(private))
+    rewriter.insert(new, InsertPoint.before(private))
     rewriter.erase(private)
 
 
@@ -252,7 +252,7 @@ class PromoteBroadcast(RewritePattern):
             op.detach()
             for k, x in enumerate(operands):
                 op.operands[k] = x
-            rewriter.insert_op(op, self._at(loop))
+            rewriter.insert(op, self._at(loop))
             return v
         new = op.clone()
         for k, x in enumerate(operands):
@@ -260,7 +260,7 @@ class PromoteBroadcast(RewritePattern):
         for old, r in zip(op.results, new.results):
             r.name_hint = old.name_hint
             self.clones[(loop, old)] = r
-        rewriter.insert_op(new, self._at(loop))
+        rewriter.insert(new, self._at(loop))
         return self.clones[key]
 
     @op_type_rewrite_pattern
@@ -279,16 +279,16 @@ class PromoteBroadcast(RewritePattern):
                    for v in t.operands if v is not t.destination}
         buf = alloc.clone()
         buf.memref.name_hint = alloc.memref.name_hint
-        rewriter.insert_op(buf, self._at(loop))
+        rewriter.insert(buf, self._at(loop))
         mapping[t.destination] = buf.memref
         moved = t.clone(value_mapper=mapping)
         units = tuple(stage.applicable_units)
         sibling = self.siblings.get((loop, units))
         if sibling is None:
             sibling = StageOp([], [], Region(Block()), applicable_units=list(units) or None)
-            rewriter.insert_op(PipelineOp(Region(Block([sibling]))), InsertPoint.before(loop))
+            rewriter.insert(PipelineOp(Region(Block([sibling]))), InsertPoint.before(loop))
             self.siblings[(loop, units)] = sibling
-        rewriter.insert_op(moved, InsertPoint.at_end(sibling.body.block))
+        rewriter.insert(moved, InsertPoint.at_end(sibling.body.block))
         dest = t.destination
         rewriter.erase(t)
         rewriter.replace_all_uses_with(dest, buf.memref)

@@ -181,7 +181,7 @@ class ElideCopyStages(RewritePattern):
         D.detach_region(body)
         last = StageOp(list(L.depends_in), list(D.depends_out), body)
         last.attributes.update(D.attributes)
-        rewriter.replace_op(D, last)
+        rewriter.replace(D, last)
         for st in (S, C, L):
             rewriter.erase(st, safe_erase=False)
         priv = p.private_op

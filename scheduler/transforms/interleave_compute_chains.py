@@ -56,7 +56,7 @@ class InterleaveChains(RewritePattern):
             return
         for op in order:
             op.detach()
-            rewriter.insert_op(op, InsertPoint.before(term))
+            rewriter.insert(op, InsertPoint.before(term))
         rewriter.notify_op_modified(g)
 
 

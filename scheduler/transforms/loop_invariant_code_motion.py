@@ -161,10 +161,10 @@ class HoistInvariantChain(RewritePattern):
             arg = body.insert_arg(r.type, n_in + k)
             r.replace_all_uses_with(arg)
         for op in reversed(chain):
-            rewriter.erase_op(op)
+            rewriter.erase(op)
         for op in list(body.ops):  # constants only the chain read
             if isinstance(op, arith.ConstantOp) and not op.result.uses:
-                rewriter.erase_op(op)
+                rewriter.erase(op)
         keep = [i for i in range(n_in) if body.args[i].uses]
         new_ins = [g.inputs[i] for i in keep] + list(hoisted.results)
         old_maps = list(g.indexing_maps.data)
@@ -177,7 +177,7 @@ class HoistInvariantChain(RewritePattern):
                                  list(g.iterator_types.data), [r.type for r in g.res])
         for a, b in zip(g.res, new_g.res):
             b.name_hint = a.name_hint
-        rewriter.replace_op(g, new_g)
+        rewriter.replace(g, new_g)
 
 
 class LoopInvariantCodeMotionPass(ModulePass):

@@ -41,6 +41,7 @@ import math
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, linalg, scf, tensor
+from xdsl.dialects.linalg.ops import ReduceOp
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AffineSetAttr,
@@ -148,7 +149,7 @@ class _Row:
                     self._check_operand(op, v)
                 self.long_set.add(op)
                 self.long.append(op)
-            elif isinstance(op, linalg.ReduceOp):
+            elif isinstance(op, ReduceOp):
                 self._check_reduce(op)
                 sinks.append(op)
             elif isinstance(op, ktdp.StoreOp) and self.is_long(op.data):
@@ -178,7 +179,7 @@ class _Row:
         raise self._refuse(op, "reads a full-row operand that is neither computed from the "
                                "row nor a tensor.splat")
 
-    def _check_reduce(self, op: linalg.ReduceOp) -> None:
+    def _check_reduce(self, op: ReduceOp) -> None:
         rank = len(self.shape)
         if not self.is_long(op.input) or op.init is op.input or \
                 list(op.dimensions.get_values()) != [rank - 1]:
@@ -188,7 +189,7 @@ class _Row:
                                    "columns)")
         self.combiner(op)
 
-    def combiner(self, op: linalg.ReduceOp) -> Operation:
+    def combiner(self, op: ReduceOp) -> Operation:
         body = list(op.region.block.ops)
         args = op.region.block.args
         if len(body) != 2 or body[0].name not in _IDENTITY or \
@@ -279,7 +280,7 @@ class _Row:
         Rewriter.insert_op([view, tile], where)
         return tile.results[0]
 
-    def rewrite_reduce(self, op: linalg.ReduceOp, addrs: tuple[SSAValue, SSAValue]) -> None:
+    def rewrite_reduce(self, op: ReduceOp, addrs: tuple[SSAValue, SSAValue]) -> None:
         """Per chunk: reduce it into the identity and store the partial in the workspace
         (partial k of lead row p at k x P + p); then the original reduction of the P x C
         partials into the original init, stored in the workspace too and read back by its
@@ -348,7 +349,7 @@ class _Row:
 def _needs_chunks(block: Block, loads: list[ktdp.LoadOp], size: int) -> bool:
     """Whether the block reduces and its long rows in and out exceed the scratchpad
     (element-wise programs stream through it: the scheduler tiles them)."""
-    if not any(isinstance(op, linalg.ReduceOp) for op in block.ops):
+    if not any(isinstance(op, ReduceOp) for op in block.ops):
         return False
     shape = loads[0].result.type.get_shape()  # type: ignore[union-attr]
     out = [op for op in block.ops if isinstance(op, ktdp.StoreOp)
@@ -375,7 +376,7 @@ def _rewrite(row: _Row, loads: list[ktdp.LoadOp], sinks: list[Operation],
              addrs: dict[Operation, tuple[SSAValue, SSAValue]]) -> None:
     tiles = [o.tile.owner for o in (*loads, *sinks) if isinstance(o, ktdp.LoadOp | ktdp.StoreOp)]
     for sink in sinks:
-        if isinstance(sink, linalg.ReduceOp):
+        if isinstance(sink, ReduceOp):
             row.rewrite_reduce(sink, addrs[sink])
         else:
             assert isinstance(sink, ktdp.StoreOp)
@@ -394,7 +395,7 @@ def _rewrite(row: _Row, loads: list[ktdp.LoadOp], sinks: list[Operation],
             Rewriter.erase_op(at)
 
 
-def _workspace(fn: func.FuncOp, reduces: list[linalg.ReduceOp],
+def _workspace(fn: func.FuncOp, reduces: list[ReduceOp],
                rows: dict[Operation, _Row]) -> dict[Operation, tuple[SSAValue, SSAValue]]:
     """The partials' slots: one a reduction, each tile its own copy, in a device-memory
     workspace (a last kernel argument, as inter-tile-exchange's); their element addresses,
@@ -471,11 +472,11 @@ class ReductionDimChunkingPass(ModulePass):
                 by_block.setdefault(block, []).append(load)
         plans = [(block, loads, *_prepare(block, loads, size))
                  for block, loads in by_block.items() if _needs_chunks(block, loads, size)]
-        by_fn: dict[func.FuncOp, list[linalg.ReduceOp]] = {}
+        by_fn: dict[func.FuncOp, list[ReduceOp]] = {}
         rows: dict[Operation, _Row] = {}
         for _, _, row, sinks in plans:
             for s in sinks:
-                if isinstance(s, linalg.ReduceOp):
+                if isinstance(s, ReduceOp):
                     fn = s.parent_op()
                     while not isinstance(fn, func.FuncOp):
                         assert fn is not None

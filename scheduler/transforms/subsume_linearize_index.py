@@ -105,7 +105,7 @@ class SubsumeLinearizeIndex(RewritePattern):
         new.attributes |= t.attributes
         dead = {v.owner for v in (*t.source_indices, *t.dest_indices)
                 if _strides(v) is not None}
-        rewriter.replace_op(t, new)
+        rewriter.replace(t, new)
         for lin in dead:
             assert isinstance(lin, TilingLinearizeIndexOp)
             if not lin.result.uses:

@@ -298,15 +298,15 @@ class UnrollComputeLoop(RewritePattern):
                     new.add_op(op.clone(value_mapper=maps[j]))
         new.add_op(yld.clone(value_mapper=maps[u - 1]))
         step = index_constant(const_int(loop.step) * u)  # type: ignore[operator]
-        rewriter.insert_op(step, InsertPoint.before(loop))
+        rewriter.insert(step, InsertPoint.before(loop))
         nl = scf.ForOp(loop.lb, loop.ub, step.result, list(loop.iter_args), Region(new))
         nl.attributes.update(loop.attributes)
         for a, b in zip(old.args, new.args):
             b.name_hint = a.name_hint
         old_step = loop.step
-        rewriter.replace_op(loop, nl)
+        rewriter.replace(loop, nl)
         if isinstance(old_step.owner, arith.ConstantOp) and not old_step.uses:
-            rewriter.erase_op(old_step.owner)
+            rewriter.erase(old_step.owner)
 
 
 class UnrollComputeLoopsPass(ModulePass):

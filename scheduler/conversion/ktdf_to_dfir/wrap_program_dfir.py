@@ -82,7 +82,7 @@ class RuntimeArgsToValues(RewritePattern):
                      else t.upperbound_value)
             assert value is not None  # the op's verifier: present on the type
             c = arith.ConstantOp(IntegerAttr(value, IndexType()))
-            rewriter.replace_op(op, c)
+            rewriter.replace(op, c)
         if not fn.is_declaration:
             for a in fn.args:
                 if isinstance(a.type, RuntimeArgType):
