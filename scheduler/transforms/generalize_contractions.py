@@ -34,9 +34,9 @@ from scheduler.rewriting import apply_patterns
 
 def _maps() -> list[AffineMap]:
     """A[m, k], B[k, n], C[m, n] over the iteration space (m, n, k)."""
-    return [AffineMap.from_callable(lambda m, n, k: (m, k)),
-            AffineMap.from_callable(lambda m, n, k: (k, n)),
-            AffineMap.from_callable(lambda m, n, k: (m, n))]
+    return [AffineMap.from_callable(lambda m, k, n: (m, k)),
+            AffineMap.from_callable(lambda m, k, n: (k, n)),
+            AffineMap.from_callable(lambda m, k, n: (m, n))]
 
 
 def _contraction(a: SSAValue, b: SSAValue, init: SSAValue, acc: AnyFloat) -> list[Operation]:
@@ -53,7 +53,7 @@ def _contraction(a: SSAValue, b: SSAValue, init: SSAValue, acc: AnyFloat) -> lis
     par, red = IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()
     return [GenericOp([a, b], [init], Region(block),
                       ArrayAttr([AffineMapAttr(m) for m in _maps()]),
-                      ArrayAttr([par, par, red]), [TensorType(acc, init.type.get_shape())])]
+                      ArrayAttr([par, red, par]), [TensorType(acc, init.type.get_shape())])]
 
 
 class GeneralizeMatmul(RewritePattern):
