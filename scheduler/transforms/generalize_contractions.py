@@ -4,8 +4,14 @@ The reduction machinery (legality, compute groups, `reduction-loop-exposure`) al
 `linalg.generic` with `reduction` iterators; a matmul is one, so this pass writes it as one
 instead of teaching every pass a second op:
     %c = linalg.matmul ins(%a, %b : tensor<MxKxf32>, ...) outs(%i : tensor<MxNxf32>)
-becomes, maps (m, n, k) -> (m, k), (k, n), (m, n), iterators [parallel, parallel, reduction],
+becomes, maps (m, k, n) -> (m, k), (k, n), (m, n), iterators [parallel, reduction, parallel],
     %c = linalg.generic ins(%a, %b) outs(%i) { %p = mulf %x, %y; %s = addf %acc, %p; yield %s }
+The reduced k sits between m and n so that n, the output's contiguous dim, is the innermost
+one: the pipeline vectorises the innermost dim, as for a column sum, so each step is an outer
+product acc[m, n0:n0+V] += A[m, k] (broadcast) * B[k, n0:n0+V], k ascending, instead of one
+output element per instance with a strided column of B reduced across lanes (matmul_small on
+spyre: 28,355 cycles to 3,089). Where n's block is narrower than the vector,
+reduction-loop-exposure packs consecutive k into its lanes and folds them at the end.
 A narrower result (f16, bf16) follows the interpreter's precision rule (ktir/interpreter/
 ops_linalg.py: f32 accumulation, one rounding; not MLIR's letter, which rounds every step):
     %s = linalg.generic ins(%a, %b) outs(%zero_f32) { extf, extf, mulf f32, addf f32 }
@@ -33,10 +39,10 @@ from scheduler.rewriting import apply_patterns
 
 
 def _maps() -> list[AffineMap]:
-    """A[m, k], B[k, n], C[m, n] over the iteration space (m, n, k)."""
-    return [AffineMap.from_callable(lambda m, n, k: (m, k)),
-            AffineMap.from_callable(lambda m, n, k: (k, n)),
-            AffineMap.from_callable(lambda m, n, k: (m, n))]
+    """A[m, k], B[k, n], C[m, n] over the iteration space (m, k, n): n innermost."""
+    return [AffineMap.from_callable(lambda m, k, n: (m, k)),
+            AffineMap.from_callable(lambda m, k, n: (k, n)),
+            AffineMap.from_callable(lambda m, k, n: (m, n))]
 
 
 def _contraction(a: SSAValue, b: SSAValue, init: SSAValue, acc: AnyFloat) -> list[Operation]:
@@ -53,7 +59,7 @@ def _contraction(a: SSAValue, b: SSAValue, init: SSAValue, acc: AnyFloat) -> lis
     par, red = IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()
     return [GenericOp([a, b], [init], Region(block),
                       ArrayAttr([AffineMapAttr(m) for m in _maps()]),
-                      ArrayAttr([par, par, red]), [TensorType(acc, init.type.get_shape())])]
+                      ArrayAttr([par, red, par]), [TensorType(acc, init.type.get_shape())])]
 
 
 class GeneralizeMatmul(RewritePattern):

@@ -1,5 +1,5 @@
 // C = A . B, A 2x32, B 32x64, C 2x64, f16, on a grid of 2: tile t computes the 32 columns at 32t.
-// Small enough that the scalar contraction emulates in seconds.
+// Small enough to emulate in a second.
 #a_all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 31 >= 0)>
 #b_all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #c_all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>

@@ -1,13 +1,14 @@
 // RUN: ktir-opt %s --split-input-file -p generalize-contractions | filecheck %s
 
-/// A float linalg.matmul on tensors becomes a linalg.generic contraction: maps (m, k), (k, n),
-/// (m, n), iterators parallel, parallel, reduction, a body that adds the product to the
+/// A float linalg.matmul on tensors becomes a linalg.generic contraction over (m, k, n): maps
+/// (m, k), (k, n), (m, n), iterators parallel, reduction, parallel (n innermost, so that the
+/// pipeline vectorises the output's contiguous dim and steps by outer products), a body that adds the product to the
 /// accumulator. An f16 matmul sums the exact f32 products in an f32 accumulator from 0, then
 /// one element-wise generic adds the init and rounds once (the interpreter's precision rule).
 
 // CHECK-LABEL: func.func @narrow
 // CHECK:       %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<8x16xf32>
-// CHECK:       %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[A:.*]], %[[B:.*]] : tensor<8x32xf16>, tensor<32x16xf16>) outs(%[[Z]] : tensor<8x16xf32>)
+// CHECK:       %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[A:.*]], %[[B:.*]] : tensor<8x32xf16>, tensor<32x16xf16>) outs(%[[Z]] : tensor<8x16xf32>)
 // CHECK-NEXT:  ^{{.*}}(%[[X:.*]]: f16, %[[Y:.*]]: f16, %[[ACC:.*]]: f32):
 // CHECK-NEXT:    %[[XW:.*]] = arith.extf %[[X]] : f16 to f32
 // CHECK-NEXT:    %[[YW:.*]] = arith.extf %[[Y]] : f16 to f32
@@ -29,7 +30,7 @@ func.func @narrow(%a: tensor<8x32xf16>, %b: tensor<32x16xf16>, %i: tensor<8x16xf
 /// An f32 matmul accumulates in its own init: one generic, no casts.
 
 // CHECK-LABEL: func.func @wide
-// CHECK:       %[[C:.*]] = linalg.generic {{.*}} outs(%[[I:.*]] : tensor<8x16xf32>)
+// CHECK:       %[[C:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]} ins(%{{.*}}, %{{.*}} : tensor<8x32xf32>, tensor<32x16xf32>) outs(%[[I:.*]] : tensor<8x16xf32>)
 // CHECK-NEXT:  ^{{.*}}(%[[X:.*]]: f32, %[[Y:.*]]: f32, %[[ACC:.*]]: f32):
 // CHECK-NEXT:    %[[P:.*]] = arith.mulf %[[X]], %[[Y]] : f32
 // CHECK-NEXT:    %[[T:.*]] = arith.addf %[[ACC]], %[[P]] : f32
