@@ -212,6 +212,8 @@ class ShareInvariantLoadsPass(ModulePass):
         if pad is None or inter_core_unit(device, pad) is None:
             return
         capacity = device.memories[pad].size
+        if capacity is None:  # a scratchpad of no stated size: no budget to share within
+            return
         bandwidth = device.memories[device.global_memory_kind].bytes_per_cycle
         if bandwidth is None:  # each core has its own path: a second read costs no time
             return

@@ -334,7 +334,10 @@ def one_layout(dist: ktdp.ConstructDistributedMemoryViewOp) -> tuple[
                 or int_list(v.static_strides) != strides or cset.num_symbols
                 or not affine.is_box(cset)):
             return None
-        b = affine.box(cset)
+        try:
+            b = affine.box(cset)
+        except affine.UnboundedSetError:
+            return None  # (`pieces` names the unbounded piece)
         if any(lo < 0 or hi >= e for (lo, hi), e in zip(b, shape)):
             return None
         for o in boxes:
