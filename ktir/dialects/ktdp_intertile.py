@@ -184,10 +184,13 @@ class InterTileProduceOp(IRDLOperation):
         if uses != 1:
             raise VerifyException(f"the future must be used exactly once (R2), it has {uses} "
                                   "uses")
-        groups = _bounded_groups(ftype)
-        if groups is None:  # every pass and the interpreter enumerate the groups
+        try:  # every pass and the interpreter enumerate the groups
+            groups = group_ids(ftype)
+        except affine.SetTooLargeError:
+            return  # bounded but past the element limit: refused where they are enumerated
+        except affine.UnboundedSetError:
             raise VerifyException(f"the tile_future's groups '{ftype.groups.data}' are "
-                                  "unbounded: a future ranges over finitely many groups")
+                                  "unbounded: a future ranges over finitely many groups") from None
         n = _num_tiles(self)
         if n is None:
             return
