@@ -106,8 +106,8 @@ def emulate_cmd(
     read: Annotated[list[str] | None, typer.Option(
         help="NAME=MEMORY@ADDRESS:SHAPExTYPE: read an array back after the run, e.g. "
         "C=DDR@12288:96x64xf16. Repeatable.")] = None,
-    out: Annotated[Path | None, typer.Option(help="Write the --read arrays to this .npz.")] = None,
-    trace: Annotated[Path | None, typer.Option(help="Write a Chrome trace (JSON).")] = None,
+    out: Annotated[str | None, typer.Option(help="Write the --read arrays to this .npz.")] = None,
+    trace: Annotated[str | None, typer.Option(help="Write a Chrome trace (JSON).")] = None,
     dump_programs: Annotated[Path | None, typer.Option(
         help="Write the Python the emulator generates for each program into this folder, "
         "one file each, and run it from there (tracebacks and pdb show it; each statement "
@@ -143,8 +143,8 @@ def emulate_cmd(
     from ktir.context import load_module
     from ktir.limits import over
 
-    output_file(trace, "--trace")
-    output_file(out, "--out")
+    trace_path = output_file(trace, "--trace")
+    out_path = output_file(out, "--out")
     module = load_module(program)
     dev = load_device(device) if device is not None else device_from_module(module)
     if dev is None:
@@ -174,10 +174,10 @@ def emulate_cmd(
         raise typer.Exit(1) from None
     finally:
         progress.finish()
-    if trace is not None:
-        write_file(trace, lambda f: result.write_trace(f), "--trace", binary=False)
-    if out is not None:
-        write_npz(out, arrays)
+    if trace_path is not None:
+        write_file(trace_path, lambda f: result.write_trace(f), "--trace", binary=False)
+    if out_path is not None:
+        write_npz(out_path, arrays)
     if json:
         summary = result.summary()
         summary["units"] = {u.name: {"busy": u.busy, "stalled": u.stalled_total, "end": u.end}

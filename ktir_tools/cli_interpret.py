@@ -33,7 +33,7 @@ def interpret(
         "<ct_local, ct_id = 0>: shaped like the view's coordinate box, with a leading "
         "tile axis for a view of each tile's own scratchpad (<ct_local>). Unnamed ones "
         "are seeded.")] = None,
-    out: Annotated[Path | None, typer.Option(
+    out: Annotated[str | None, typer.Option(
         help="Write the buffers the kernel wrote to this .npz file.")] = None,
     function: Annotated[str | None, typer.Option(
         help="The kernel to run when the module holds several.")] = None,
@@ -65,7 +65,7 @@ def interpret(
             scratchpad_bytes = load_device(device).scratchpad_bytes  # None: the device says none
         if scratchpad_bytes is not None and scratchpad_bytes <= 0:
             raise fail("--scratchpad-bytes must be positive")
-        output_file(out, "--out")
+        out_path = output_file(out, "--out")
         given = read_npz(inputs) if inputs is not None else {}
         module = load_module(kernel)
     result = run_kernel(module, args=parse_args(arg or []), seed=seed,
@@ -77,8 +77,8 @@ def interpret(
     rows = [{"name": k, "shape": list(v.shape), "dtype": str(v.dtype),
              "checksum": _checksum(v), "sum": float(np.sum(v, dtype=np.float64))}
             for k, v in result.outputs.items()]
-    if out is not None:
-        write_npz(out, result.outputs)
+    if out_path is not None:
+        write_npz(out_path, result.outputs)
     if json:
         typer.echo(jsonlib.dumps({"kernel": result.kernel, "grid": list(result.grid),
                                   "buffers": rows}))

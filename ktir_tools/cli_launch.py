@@ -26,7 +26,7 @@ def launch_cmd(
     seed: Annotated[int, typer.Option(help="Seed of the random inputs.", min=0)] = 0,
     inputs: Annotated[Path | None, typer.Option(
         help="An .npz file with input arrays by argument name.")] = None,
-    out: Annotated[Path | None, typer.Option(
+    out: Annotated[str | None, typer.Option(
         help="Write every buffer after the launch to this .npz file.")] = None,
     check: Annotated[bool, typer.Option(
         "--check", help="Run the reference interpreter with the same arguments and inputs "
@@ -54,7 +54,7 @@ def launch_cmd(
     from ktir_tools.launch import launch_kernel
 
     check_tolerances(rtol, atol)
-    output_file(out, "--out")
+    out_path = output_file(out, "--out")
     given = read_npz(inputs) if inputs is not None else None
     try:
         report = launch_kernel(artifact, device, args=parse_args(arg or []), inputs=given,
@@ -75,8 +75,8 @@ def launch_cmd(
         typer.echo(f"  reference  {report.reference_seconds:7.3f} s")
         for line in check_lines(report):
             typer.echo(line)
-    if out is not None:
-        write_npz(out, report.outputs)
+    if out_path is not None:
+        write_npz(out_path, report.outputs)
     if check:
         typer.echo("PASS" if report.match else "FAIL")
         if not report.match:

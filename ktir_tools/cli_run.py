@@ -88,10 +88,10 @@ def run(
         help="Relative tolerance of the check (default 0: bitwise).")] = 0.0,
     atol: Annotated[float, typer.Option(
         help="Absolute tolerance of the check (default 0: bitwise).")] = 0.0,
-    trace: Annotated[Path | None, typer.Option(
+    trace: Annotated[str | None, typer.Option(
         help="Write a Chrome trace (JSON; open in Perfetto or chrome://tracing), one track "
         "per unit.")] = None,
-    out: Annotated[Path | None, typer.Option(
+    out: Annotated[str | None, typer.Option(
         help="Write the buffers the emulator produced to this .npz file.")] = None,
     dump_programs: Annotated[Path | None, typer.Option(
         help="Write the Python the emulator generates for each program into this folder "
@@ -164,8 +164,8 @@ def run(
     from scheduler.pipeline import disabled_passes
 
     check_tolerances(rtol, atol)
-    output_file(trace, "--trace")
-    output_file(out, "--out")
+    trace_path = output_file(trace, "--trace")
+    out_path = output_file(out, "--out")
     progress = Progress(not quiet and not json)
     given = read_npz(inputs) if inputs is not None else None
     try:
@@ -188,9 +188,9 @@ def run(
     for note in report.notes:
         typer.echo(note, err=True)
     if trace is not None:
-        write_file(trace, lambda f: report.emulation.write_trace(f), "--trace", binary=False)
-    if out is not None:
-        write_npz(out, report.outputs)
+        write_file(trace_path, lambda f: report.emulation.write_trace(f), "--trace", binary=False)
+    if out_path is not None:
+        write_npz(out_path, report.outputs)
     if json:
         typer.echo(jsonlib.dumps(report.to_json()))
     else:

@@ -38,13 +38,15 @@ def check_tolerances(rtol: float, atol: float) -> None:
             raise fail(f"{name} must be a finite number >= 0, got {v}")
 
 
-def output_file(path: Path | None, option: str) -> Path | None:
-    """Check, before any work, that `option PATH` can name a file to write: not a folder,
-    in a folder that exists."""
-    if path is None:
+def output_file(text: str | Path | None, option: str) -> Path | None:
+    """Check, before any work, that `option PATH` can name a file to write: not a folder
+    (nor a name ending in a separator: the options take text, as a Path would drop it), in
+    a folder that exists."""
+    if text is None:
         return None
-    if os.path.isdir(path) or str(path).endswith("/"):  # os.path: False, not OSError, on
-        raise fail(f"{option} '{path}' is a directory: give a file name")  # odd names
+    if os.path.isdir(text) or str(text).endswith(("/", os.sep)):  # os.path: False, not
+        raise fail(f"{option} '{text}' is a directory: give a file name")  # OSError, on odd names
+    path = Path(text)
     parent = path.parent
     if not os.path.isdir(parent):
         raise fail(f"{option} '{path}': the folder '{parent}' does not exist")
