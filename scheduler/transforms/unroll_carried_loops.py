@@ -108,16 +108,16 @@ def unroll(loop: scf.ForOp, trips: range, rewriter: PatternRewriter) -> None:
         c = arith.ConstantOp(IntegerAttr(i, iv.type))  # type: ignore[arg-type]
         c.result.name_hint = iv.name_hint
         c.location = loop.location
-        rewriter.insert_op(c, where)
+        rewriter.insert(c, where)
         body = loop.body.clone().block
         yield_op = body.last_op
         assert isinstance(yield_op, scf.YieldOp)
         rewriter.inline_block(body, where, [c.result, *values])
         values = list(yield_op.operands)
-        rewriter.erase_op(yield_op)
+        rewriter.erase(yield_op)
     for old, new in zip(loop.res, values, strict=True):
         rewriter.replace_all_uses_with(old, new)
-    rewriter.erase_op(loop)
+    rewriter.erase(loop)
 
 
 class UnrollCarriedLoop(RewritePattern):
