@@ -82,9 +82,9 @@ def has_result_only_effects(op: Operation) -> bool:
 
 
 class _LiveSet(LiveSet):
-    def __init__(self) -> None:
+    def __init__(self, pure: dict[Operation, bool]) -> None:
         super().__init__()
-        self.pure: dict[Operation, bool] = {}  # asked once per op, not once per round
+        self.pure = pure  # asked once per op and `dead_code` call, not once per round
 
     def propagate_op_liveness(self, op: Operation) -> None:
         for region in op.regions:
@@ -106,8 +106,9 @@ def dead_code(region: Region, listener: PatternRewriterListener | None = None) -
     Repeated until nothing more goes: a value captured by the body of a dead generic looks
     used (the body's terminator is live) until that generic is gone."""
     erased = False
+    pure: dict[Operation, bool] = {}  # erasing ops does not change the others' effects
     while True:
-        live = _LiveSet()
+        live = _LiveSet(pure)
         while live.changed:
             live.changed = False
             live.propagate_region_liveness(region)
