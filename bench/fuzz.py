@@ -77,7 +77,18 @@ All six are located errors now (`--seed 6 --replay` each): unbounded sets that t
 enumerated (a tile_future's groups, kernel:2224 and kernel:3022, now a verifier error; a
 distributed view's piece, kernel:694 and kernel:1593), a subscript constant of 2^70
 (kernel:392, a verifier error) and a module holding no function (kernel:1104, located at its
-first op).
+first op). Seed 7 (549 s) found four more (an unbounded piece on the tile-dependent path of
+split-distributed-views, a scratchpad of no stated size in share-invariant-loads), fixed.
+
+    seed 8 (commit 5531166, with the seed-7 fixes), 3,894 s (load 12-17: four other jobs)
+    kernel     4545     443    4102      0         0        0         0       0        0
+    device     1818     360    1458      0         0        0         0       0        0
+    dfir       1818     272    1546      0         0        0         0       0        0
+    cli        1819     287     206   1326         0        0         0       0        0
+    all       10000    1362    7312   1326         0        0         0       0        0
+
+Clean: no unlocated, internal, traceback, timeout or mismatch outcome (accepted and silent 0).
+Its slowest case, a device mutant through `ktir compile` (38.9 s), ran at a load of ~16.
 """
 
 from __future__ import annotations
