@@ -46,6 +46,11 @@ from ktir.interpreter.lanes import (
 from ktir.interpreter.memory import _CONTIG, _STRIDED, View
 from ktir.interpreter.tiles import PointTile, Tile
 
+# Lanes whose tiles start unevenly spaced (e.g. a 2-D grid's tiles, or lanes sharing a tile)
+# are read and written with one strided copy per lane when a tile holds this many elements
+# or more: a gather through an index array costs ~10 ns an element, the copies ~1.
+_LANE_COPY_MIN = 1024
+
 # ---------------------------------------------------------------------------- ktdp
 
 
@@ -145,13 +150,17 @@ def _read_lanes(view: View, tile: LaneTile, active: np.ndarray | None, op: Opera
         return None
     typed = _typed_for(view, int(starts.min()) + p.rmin, int(starts.max()) + p.rmax, op, r)
     d = np.diff(starts)
-    if g.perm is not None and p.mode in (_CONTIG, _STRIDED) and len(d) and (d == d[0]).all() \
-            and d[0] >= 0:
+    strided = g.perm is not None and p.mode in (_CONTIG, _STRIDED)
+    if strided and len(d) and (d == d[0]).all() and d[0] >= 0:
         item = view.et.itemsize
         vals = as_strided(typed[int(starts[0]) + p.first:], shape=(n, *g.shape),
                           strides=(int(d[0]) * item, *p.bstrides))
         if view.et.decode is None:
             vals = vals.copy()  # never a view of memory
+    elif strided and g.n >= _LANE_COPY_MIN:  # lanes unevenly spaced: one strided copy each
+        vals = np.empty((n, *g.shape), dtype=view.et.storage)
+        for k, s in enumerate(starts.tolist()):
+            vals[k] = as_strided(typed[s + p.first:], shape=g.shape, strides=p.bstrides)
     else:
         flat = typed[starts[:, None] + p.rel[None, :]]
         if g.identity:
@@ -307,12 +316,16 @@ def _store(c: Compiler, op: StoreOp) -> Fn:
         if view.et.encode is not None:
             flat = view.et.encode(flat)
         d = np.diff(starts)
-        if g.perm is not None and p.mode in (_CONTIG, _STRIDED) and len(d) and \
-                (d == d[0]).all() and d[0] > 0 and g.identity:
+        strided = g.perm is not None and p.mode in (_CONTIG, _STRIDED) and g.identity
+        if strided and len(d) and (d == d[0]).all() and d[0] > 0:
             item = view.et.itemsize
             as_strided(typed[int(starts[0]) + p.first:], shape=(n, *g.shape),
                        strides=(int(d[0]) * item, *p.bstrides))[...] = vals if \
                 view.et.encode is None else flat.reshape(n, *g.shape)
+        elif strided and g.n >= _LANE_COPY_MIN:  # lanes unevenly spaced, in lane order
+            src = vals if view.et.encode is None else flat.reshape(n, *g.shape)
+            for k, s in enumerate(starts.tolist()):
+                as_strided(typed[s + p.first:], shape=g.shape, strides=p.bstrides)[...] = src[k]
         else:
             typed[starts[:, None] + p.rel[None, :]] = flat
         view._written(lo, hi)

@@ -9,8 +9,6 @@ with constants), and the device memory's final bytes.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -50,10 +48,13 @@ def keep_freed_memory() -> bool:
     13.6 ms one rounding of 1M values costs, and 0.7 -> 0.5 s of the run of layer norm
     1151x8192. With the thresholds raised (arrays up to 32 MiB from the heap, which is trimmed
     only past 1 GiB free) the pages are touched once. False where the C library has no
-    `mallopt` (not glibc); process-wide, once."""
+    `mallopt` (not glibc); process-wide, once. The process's own symbols are searched
+    (`CDLL(None)`: the C library it runs on), not a library found by name: `ctypes.util`
+    imports `subprocess` and `locale`, a few ms of every start-up."""
+    import ctypes
+
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        mallopt = libc.mallopt
+        mallopt = ctypes.CDLL(None).mallopt
     except (OSError, AttributeError):
         return False
     m_trim_threshold, m_top_pad, m_mmap_threshold = -1, -2, -3
