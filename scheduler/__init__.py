@@ -56,6 +56,7 @@ _PASSES = {
     "inter-tile-exchange": ("transforms.inter_tile_exchange", "InterTileExchangePass"),
     "generalize-contractions": ("transforms.generalize_contractions",
                                 "GeneralizeContractionsPass"),
+    "split-compute-chains": ("transforms.split_compute_chains", "SplitComputeChainsPass"),
     "single-tile-branches": ("transforms.single_tile_branches", "SingleTileBranchesPass"),
     "share-invariant-loads": ("transforms.share_invariant_loads", "ShareInvariantLoadsPass"),
     "split-distributed-views": ("transforms.split_distributed_views",

@@ -37,6 +37,7 @@ FRONTEND: tuple[Step, ...] = (
     "share-invariant-loads",
     "split-distributed-views",
     "generalize-contractions",
+    "split-compute-chains",
     "ktir-legality-check",
     "compute-group-extraction",
     "tile-invariant-groups",

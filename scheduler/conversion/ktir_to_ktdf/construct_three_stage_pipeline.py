@@ -201,6 +201,12 @@ class Builder:
             d for acc, _ in group.outputs for d in indexed_dims(acc, ident))
         self.check_scatters()
         vec = vector_shape(group.space, self.lanes(), pinned)
+        if any(self.transposes(follows[leaf], vec) for leaf in leaves):
+            # a transposing leaf (K -> K^T): vectorise the innermost dim alone, so that each
+            # vector reads one column of the leaf's tile
+            inner = max(d for d, n in enumerate(vec) if n > 1)
+            vec = vector_shape(group.space, self.lanes(), pinned | frozenset(
+                d for d in range(len(vec)) if d != inner))
         for leaf in leaves:
             self.check_leaf(leaf, follows[leaf], vec)
         n_vec = math.prod(vec)
@@ -299,6 +305,12 @@ class Builder:
             body.add_op(scf.YieldOp())
             at = InsertPoint.before(body.last_op)
         return ivs, at
+
+    @staticmethod
+    def transposes(follows: list[Follow], vec: tuple[int, ...]) -> bool:
+        """The leaf's tile follows the vectorised dims out of order."""
+        dims = [f.dim for f in follows if f.dim is not None and vec[f.dim] > 1]
+        return dims != sorted(dims)
 
     def check_leaf(self, leaf: Leaf, follows: list[Follow], vec: tuple[int, ...]) -> None:
         """A leaf's tile dimensions must follow the vectorised dimensions in order and

@@ -1,0 +1,154 @@
+// RUN: ktir-opt %s --split-input-file -p generalize-contractions,split-compute-chains | filecheck %s
+// RUN: ktir-opt %s --split-input-file -p generalize-contractions,split-compute-chains,split-compute-chains | filecheck %s
+
+/// A contraction feeding a contraction of another space (FFN: h = x·W1, then h·W2): the
+/// operand of the second, computed afresh from its own loads, is stored into a slot of the
+/// tile's own scratchpad (element 0) and loaded back for every later use; the residual add
+/// of a loaded tile to the second contraction's result goes through a second slot (the next
+/// stick, element 64) so that it is an element-wise group of its own. Idempotent (second RUN).
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#x = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 15 >= 0)>
+#w1 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 31 >= 0)>
+#w2 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+
+// CHECK-LABEL: func.func @ffn(
+// CHECK:         %[[X0:.*]] = ktdp.load %{{.*}} -> tensor<1x16xf16>
+// CHECK:         %[[H:.*]] = linalg.generic {{.*}} ins(%[[X1:.*]], %[[W1:.*]] : tensor<1x16xf16>, tensor<16x32xf16>)
+// CHECK:         %[[N:.*]] = arith.negf
+// CHECK:         %[[A0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[SV:.*]] = ktdp.construct_memory_view %[[A0]], sizes: [1, 32], strides: [32, 1] {{.*}}memory_space = #ktdp.memory_space<ct_local>
+// CHECK-NEXT:    %[[ST:.*]] = ktdp.construct_access_tile %[[SV]]
+// CHECK-NEXT:    ktdp.store %[[N]], %[[ST]] : tensor<1x32xf16>
+// CHECK:         %[[LV:.*]] = ktdp.construct_memory_view %[[A0b:.*]], sizes: [1, 32]{{.*}}ct_local
+// CHECK-NEXT:    %[[LT:.*]] = ktdp.construct_access_tile %[[LV]]
+// CHECK-NEXT:    %[[HN:.*]] = ktdp.load %[[LT]] : {{.*}} -> tensor<1x32xf16>
+// CHECK:         %[[D:.*]] = linalg.generic {{.*}} ins(%[[HN]], %{{.*}} : tensor<1x32xf16>, tensor<32x16xf16>)
+// CHECK:         %[[DT:.*]] = linalg.generic {{.*}} ins(%[[D]]
+// CHECK:         %[[A64:.*]] = arith.constant 64 : index
+// CHECK-NEXT:    %[[SV2:.*]] = ktdp.construct_memory_view %[[A64]], sizes: [1, 16]{{.*}}ct_local
+// CHECK:         ktdp.store %[[DT]]
+// CHECK:         %[[DN:.*]] = ktdp.load {{.*}} -> tensor<1x16xf16>
+// CHECK:         %[[R:.*]] = arith.addf %[[X0]], %[[DN]] : tensor<1x16xf16>
+// CHECK:         ktdp.store %[[R]]
+func.func @ffn(%xp: index, %w1p: index, %w2p: index, %op: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %xv = ktdp.construct_memory_view %xp, sizes: [1, 16], strides: [16, 1] {
+    coordinate_set = #x, memory_space = #ktdp.memory_space<global>} : memref<1x16xf16>
+  %w1v = ktdp.construct_memory_view %w1p, sizes: [16, 32], strides: [32, 1] {
+    coordinate_set = #w1, memory_space = #ktdp.memory_space<global>} : memref<16x32xf16>
+  %w2v = ktdp.construct_memory_view %w2p, sizes: [32, 16], strides: [16, 1] {
+    coordinate_set = #w2, memory_space = #ktdp.memory_space<global>} : memref<32x16xf16>
+  %ov = ktdp.construct_memory_view %op, sizes: [1, 16], strides: [16, 1] {
+    coordinate_set = #x, memory_space = #ktdp.memory_space<global>} : memref<1x16xf16>
+  %xt = ktdp.construct_access_tile %xv[%c0, %c0] {access_tile_set = #x, access_tile_order = #id}
+      : memref<1x16xf16> -> !ktdp.access_tile<1x16xindex>
+  %x = ktdp.load %xt : !ktdp.access_tile<1x16xindex> -> tensor<1x16xf16>
+  %w1t = ktdp.construct_access_tile %w1v[%c0, %c0] {access_tile_set = #w1, access_tile_order = #id}
+      : memref<16x32xf16> -> !ktdp.access_tile<16x32xindex>
+  %w1 = ktdp.load %w1t : !ktdp.access_tile<16x32xindex> -> tensor<16x32xf16>
+  %w2t = ktdp.construct_access_tile %w2v[%c0, %c0] {access_tile_set = #w2, access_tile_order = #id}
+      : memref<32x16xf16> -> !ktdp.access_tile<32x16xindex>
+  %w2 = ktdp.load %w2t : !ktdp.access_tile<32x16xindex> -> tensor<32x16xf16>
+  %e1 = tensor.empty() : tensor<1x32xf16>
+  %h = linalg.matmul ins(%x, %w1 : tensor<1x16xf16>, tensor<16x32xf16>)
+      outs(%e1 : tensor<1x32xf16>) -> tensor<1x32xf16>
+  %hn = arith.negf %h : tensor<1x32xf16>
+  %e2 = tensor.empty() : tensor<1x16xf16>
+  %d = linalg.matmul ins(%hn, %w2 : tensor<1x32xf16>, tensor<32x16xf16>)
+      outs(%e2 : tensor<1x16xf16>) -> tensor<1x16xf16>
+  %r = arith.addf %x, %d : tensor<1x16xf16>
+  %ot = ktdp.construct_access_tile %ov[%c0, %c0] {access_tile_set = #x, access_tile_order = #id}
+      : memref<1x16xf16> -> !ktdp.access_tile<1x16xindex>
+  ktdp.store %r, %ot : tensor<1x16xf16>, !ktdp.access_tile<1x16xindex>
+  return
+}
+
+// -----
+
+/// A contraction feeding a row reduction (Q·K^T, then the row max), with a transposed operand
+/// that follows the contraction's dims out of order (K[n, k] in the space (m, k, n)): K^T is
+/// materialised first (an element-wise group), then Q·K^T; the max reads the second slot.
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#q = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#r = affine_set<(d0) : (d0 >= 0, -d0 + 7 >= 0)>
+
+// CHECK-LABEL: func.func @scores(
+// CHECK:         %[[KT:.*]] = linalg.transpose ins(%{{.*}}:tensor<8x16xf16>)
+// CHECK:         ktdp.store %[[KT]], %{{.*}} : tensor<16x8xf16>
+// CHECK:         %[[KTN:.*]] = ktdp.load %{{.*}} -> tensor<16x8xf16>
+// CHECK:         %[[S:.*]] = linalg.generic {{.*}} ins(%[[Q:.*]], %[[KTN]] : tensor<8x16xf16>, tensor<16x8xf16>)
+// CHECK:         %[[ST:.*]] = linalg.generic {{.*}} ins(%[[S]]
+// CHECK:         ktdp.store %[[ST]], %{{.*}} : tensor<8x8xf16>
+// CHECK:         %[[SN:.*]] = ktdp.load %{{.*}} -> tensor<8x8xf16>
+// CHECK:         linalg.reduce ins(%[[SN]]:tensor<8x8xf16>)
+// CHECK-NOT:     ktdp.store {{.*}}ct_local
+func.func @scores(%qp: index, %kp: index, %op: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %ninf = arith.constant 0xFC00 : f16
+  %qv = ktdp.construct_memory_view %qp, sizes: [8, 16], strides: [16, 1] {
+    coordinate_set = #q, memory_space = #ktdp.memory_space<global>} : memref<8x16xf16>
+  %kv = ktdp.construct_memory_view %kp, sizes: [8, 16], strides: [16, 1] {
+    coordinate_set = #q, memory_space = #ktdp.memory_space<global>} : memref<8x16xf16>
+  %ov = ktdp.construct_memory_view %op, sizes: [8], strides: [1] {
+    coordinate_set = #r, memory_space = #ktdp.memory_space<global>} : memref<8xf16>
+  %qt = ktdp.construct_access_tile %qv[%c0, %c0] {access_tile_set = #q, access_tile_order = #id}
+      : memref<8x16xf16> -> !ktdp.access_tile<8x16xindex>
+  %q = ktdp.load %qt : !ktdp.access_tile<8x16xindex> -> tensor<8x16xf16>
+  %kt = ktdp.construct_access_tile %kv[%c0, %c0] {access_tile_set = #q, access_tile_order = #id}
+      : memref<8x16xf16> -> !ktdp.access_tile<8x16xindex>
+  %k = ktdp.load %kt : !ktdp.access_tile<8x16xindex> -> tensor<8x16xf16>
+  %kte = tensor.empty() : tensor<16x8xf16>
+  %k_t = linalg.transpose ins(%k : tensor<8x16xf16>) outs(%kte : tensor<16x8xf16>) permutation = [1, 0]
+  %se = tensor.empty() : tensor<8x8xf16>
+  %s = linalg.matmul ins(%q, %k_t : tensor<8x16xf16>, tensor<16x8xf16>)
+      outs(%se : tensor<8x8xf16>) -> tensor<8x8xf16>
+  %me = tensor.empty() : tensor<8xf16>
+  %mi = linalg.fill ins(%ninf : f16) outs(%me : tensor<8xf16>) -> tensor<8xf16>
+  %m = linalg.reduce { arith.maximumf } ins(%s : tensor<8x8xf16>) outs(%mi : tensor<8xf16>) dimensions = [1]
+  %ot = ktdp.construct_access_tile %ov[%c0] {access_tile_set = #r, access_tile_order = affine_map<(d0) -> (d0)>}
+      : memref<8xf16> -> !ktdp.access_tile<8xindex>
+  ktdp.store %m, %ot : tensor<8xf16>, !ktdp.access_tile<8xindex>
+  return
+}
+
+// -----
+
+/// Reductions of one space (a softmax: max, then the sum of exponentials) stay together:
+/// nothing is cut.
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+
+// CHECK-LABEL: func.func @softmax(
+// CHECK-NOT:     ct_local
+// CHECK:         func.return
+func.func @softmax(%xp: index, %op: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %ninf = arith.constant 0xFC00 : f16
+  %zero = arith.constant 0.0 : f16
+  %xv = ktdp.construct_memory_view %xp, sizes: [4, 64], strides: [64, 1] {
+    coordinate_set = #row, memory_space = #ktdp.memory_space<global>} : memref<4x64xf16>
+  %ov = ktdp.construct_memory_view %op, sizes: [4, 64], strides: [64, 1] {
+    coordinate_set = #row, memory_space = #ktdp.memory_space<global>} : memref<4x64xf16>
+  %xt = ktdp.construct_access_tile %xv[%c0, %c0] {access_tile_set = #row, access_tile_order = #id}
+      : memref<4x64xf16> -> !ktdp.access_tile<4x64xindex>
+  %x = ktdp.load %xt : !ktdp.access_tile<4x64xindex> -> tensor<4x64xf16>
+  %me = tensor.empty() : tensor<4xf16>
+  %mi = linalg.fill ins(%ninf : f16) outs(%me : tensor<4xf16>) -> tensor<4xf16>
+  %m = linalg.reduce { arith.maximumf } ins(%x : tensor<4x64xf16>) outs(%mi : tensor<4xf16>) dimensions = [1]
+  %be = tensor.empty() : tensor<4x64xf16>
+  %mb = linalg.broadcast ins(%m : tensor<4xf16>) outs(%be : tensor<4x64xf16>) dimensions = [1]
+  %sh = arith.subf %x, %mb : tensor<4x64xf16>
+  %p = math.exp %sh : tensor<4x64xf16>
+  %le = tensor.empty() : tensor<4xf16>
+  %li = linalg.fill ins(%zero : f16) outs(%le : tensor<4xf16>) -> tensor<4xf16>
+  %l = linalg.reduce { arith.addf } ins(%p : tensor<4x64xf16>) outs(%li : tensor<4xf16>) dimensions = [1]
+  %lb = linalg.broadcast ins(%l : tensor<4xf16>) outs(%be : tensor<4x64xf16>) dimensions = [1]
+  %y = arith.divf %p, %lb : tensor<4x64xf16>
+  %ot = ktdp.construct_access_tile %ov[%c0, %c0] {access_tile_set = #row, access_tile_order = #id}
+      : memref<4x64xf16> -> !ktdp.access_tile<4x64xindex>
+  ktdp.store %y, %ot : tensor<4x64xf16>, !ktdp.access_tile<4x64xindex>
+  return
+}
