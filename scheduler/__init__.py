@@ -57,6 +57,8 @@ _PASSES = {
     "generalize-contractions": ("transforms.generalize_contractions",
                                 "GeneralizeContractionsPass"),
     "split-compute-chains": ("transforms.split_compute_chains", "SplitComputeChainsPass"),
+    "fold-reshapes-into-views": ("transforms.fold_reshapes_into_views",
+                                 "FoldReshapesIntoViewsPass"),
     "single-tile-branches": ("transforms.single_tile_branches", "SingleTileBranchesPass"),
     "share-invariant-loads": ("transforms.share_invariant_loads", "ShareInvariantLoadsPass"),
     "split-distributed-views": ("transforms.split_distributed_views",

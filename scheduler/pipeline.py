@@ -36,6 +36,7 @@ FRONTEND: tuple[Step, ...] = (
     "single-tile-branches",
     "share-invariant-loads",
     "split-distributed-views",
+    "fold-reshapes-into-views",
     "generalize-contractions",
     "split-compute-chains",
     "ktir-legality-check",

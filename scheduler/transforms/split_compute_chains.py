@@ -41,11 +41,12 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
-from ktir.diagnostics import op_error
+from ktir.diagnostics import KtirDiagnostic, op_error
 from ktir.dialects import ktdp
 from ktir.dialects.ktdp_types import MemoryKind, MemorySpaceAttr, box_set
 from scheduler.analysis.index_exprs import index_constant
 from scheduler.analysis.slots import Slots, reserved_end, row_major, tensor_bytes
+from scheduler.conversion.ktir_to_ktdf.elementwise_fusion import direct_reads
 from scheduler.rewriting import apply_patterns, clone_slice, dead_code
 
 Space = tuple[tuple[int, ...], tuple[int, ...]]  # (extents, reduced dims)
@@ -176,13 +177,32 @@ class CutBeforeReduction(RewritePattern):
             return
         maps = ([m.data for m in op.indexing_maps.data]
                 if isinstance(op, linalg.GenericOp) else [])
+        if isinstance(op, linalg.ReduceOp):
+            maps = [AffineMap.identity(len(space[0]))]
         for i, x in enumerate(op.operands):
             if not isinstance(x.type, TensorType) or not isinstance(x.owner, Operation):
                 continue
             if any(reduction_space(r) != space for r in direct_reductions(x)) or (
-                    i < len(maps) and _reordering_transpose(x, maps[i])):
+                    i < len(maps) and (_reordering_transpose(x, maps[i])
+                                       or _misaligned(x, maps[i], space))):
                 self.materialise(x, rewriter)
                 return
+
+
+def _misaligned(x: SSAValue, m: AffineMap, space: Space) -> bool:
+    """`x` reads a reduction of the same space, but not as one pass of the reduction pipeline
+    reads an earlier one: at the same kept dims of the common space (softmax's sum reads the
+    row max at the row's own index; FFN's x·W_up·W_down on a square shard reads gate[m, n] at
+    the down contraction's reduced k). Unfusable values are left to the fusion's diagnostic."""
+    try:
+        reads = direct_reads(x)
+    except KtirDiagnostic:
+        return False
+    extents, dims = space
+    want = AffineMap(len(extents), 0, tuple(
+        AffineExpr.constant(0) if d in dims else AffineExpr.dimension(d)
+        for d in range(len(extents))))
+    return any(r.map.compose(m) != want for r in reads)
 
 
 def _reordering_transpose(x: SSAValue, m: AffineMap) -> bool:

@@ -5,7 +5,9 @@ sample_device and compared with the reference interpreter. The intermediates are
 their element type where the interpreter rounds them too (each op's result), and matmuls sum
 in f32 and round once as it does: bit for bit on these kernels (tolerance 0). Also a split-K
 matmul whose writers are chosen by one coordinate of a 2-D tile id (single-tile-branches),
-and a transpose whose vector covers one dim only."""
+a transpose whose vector covers one dim only, and a two-core FFN whose partial is flattened
+for the inter-tile sum and expanded back (fold-reshapes-into-views), its three contractions of
+one square space cut where the last reads the others at its reduced dim."""
 
 from pathlib import Path
 
@@ -18,7 +20,7 @@ HERE = Path(__file__).parent / "chains"
 
 @pytest.mark.parametrize("device", ["spyre", "sample_device"])
 @pytest.mark.parametrize("kernel", ["ffn_swiglu_small", "sdpa_2d_small", "transpose_32x2",
-                                    "pv_ksplit_small"])
+                                    "pv_ksplit_small", "ffn_swiglu_2core_small"])
 def test_chain_matches_the_interpreter(kernel: str, device: str) -> None:
     report = run_and_check(HERE / f"{kernel}.mlir", device)
     assert report.match, (kernel, device, list(report.checks))

@@ -152,3 +152,51 @@ func.func @softmax(%xp: index, %op: index) attributes {grid = [1]} {
   ktdp.store %y, %ot : tensor<4x64xf16>, !ktdp.access_tile<4x64xindex>
   return
 }
+
+// -----
+
+/// Two contractions of one space (2x16x16, square weights) where the second reads the first's
+/// result at its reduced dim k (h[m, k], h computed over (m, ·, n)): not one pass of the
+/// reduction pipeline reading an earlier one at its own kept dims, so h goes through a slot.
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#x = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#w = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+
+// CHECK-LABEL: func.func @square(
+// CHECK:         %[[H:.*]] = arith.negf %{{.*}} : tensor<2x16xf16>
+// CHECK:         %[[SV:.*]] = ktdp.construct_memory_view %{{.*}}, sizes: [2, 16], strides: [16, 1] {{.*}}ct_local
+// CHECK-NEXT:    %[[ST:.*]] = ktdp.construct_access_tile %[[SV]]
+// CHECK-NEXT:    ktdp.store %[[H]], %[[ST]]
+// CHECK:         %[[HL:.*]] = ktdp.load %{{.*}} -> tensor<2x16xf16>
+// CHECK:         linalg.generic {{.*}} ins(%[[HL]], %{{.*}} : tensor<2x16xf16>, tensor<16x16xf16>)
+func.func @square(%xp: index, %w1p: index, %w2p: index, %op: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %xv = ktdp.construct_memory_view %xp, sizes: [2, 16], strides: [16, 1] {
+    coordinate_set = #x, memory_space = #ktdp.memory_space<global>} : memref<2x16xf16>
+  %w1v = ktdp.construct_memory_view %w1p, sizes: [16, 16], strides: [16, 1] {
+    coordinate_set = #w, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  %w2v = ktdp.construct_memory_view %w2p, sizes: [16, 16], strides: [16, 1] {
+    coordinate_set = #w, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  %ov = ktdp.construct_memory_view %op, sizes: [2, 16], strides: [16, 1] {
+    coordinate_set = #x, memory_space = #ktdp.memory_space<global>} : memref<2x16xf16>
+  %xt = ktdp.construct_access_tile %xv[%c0, %c0] {access_tile_set = #x, access_tile_order = #id}
+      : memref<2x16xf16> -> !ktdp.access_tile<2x16xindex>
+  %x = ktdp.load %xt : !ktdp.access_tile<2x16xindex> -> tensor<2x16xf16>
+  %w1t = ktdp.construct_access_tile %w1v[%c0, %c0] {access_tile_set = #w, access_tile_order = #id}
+      : memref<16x16xf16> -> !ktdp.access_tile<16x16xindex>
+  %w1 = ktdp.load %w1t : !ktdp.access_tile<16x16xindex> -> tensor<16x16xf16>
+  %w2t = ktdp.construct_access_tile %w2v[%c0, %c0] {access_tile_set = #w, access_tile_order = #id}
+      : memref<16x16xf16> -> !ktdp.access_tile<16x16xindex>
+  %w2 = ktdp.load %w2t : !ktdp.access_tile<16x16xindex> -> tensor<16x16xf16>
+  %e = tensor.empty() : tensor<2x16xf16>
+  %h = linalg.matmul ins(%x, %w1 : tensor<2x16xf16>, tensor<16x16xf16>)
+      outs(%e : tensor<2x16xf16>) -> tensor<2x16xf16>
+  %hn = arith.negf %h : tensor<2x16xf16>
+  %d = linalg.matmul ins(%hn, %w2 : tensor<2x16xf16>, tensor<16x16xf16>)
+      outs(%e : tensor<2x16xf16>) -> tensor<2x16xf16>
+  %ot = ktdp.construct_access_tile %ov[%c0, %c0] {access_tile_set = #x, access_tile_order = #id}
+      : memref<2x16xf16> -> !ktdp.access_tile<2x16xindex>
+  ktdp.store %d, %ot : tensor<2x16xf16>, !ktdp.access_tile<2x16xindex>
+  return
+}
