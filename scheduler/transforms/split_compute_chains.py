@@ -21,12 +21,19 @@ becomes
 The fresh clone shares no load with the later work, so compute-group-extraction makes the
 store a group of its own, launched before the groups that load the slot (launch order is
 program order; a launch ends when every unit has ended, so the slot is written before it is
-read). A store whose value reads reductions of several spaces has every reduction but those
-of the last space materialised the same way. The slot lives on chip between launches as
-data an earlier operator left there; a view of the tile's own scratchpad makes the groups
-per-tile (tile-invariant-groups leaves them on every tile). Refused: an intermediate whose
-slot ends past the device's scratchpad (no device-memory temporary yet), a kernel without
-a device that names a scratchpad size is not limited.
+read). The cuts, each applied until none is left:
+* a reduction operand computed from a reduction of another space (above);
+* one computed from a reduction of the same space but read at other dims than that space's
+  kept ones (x·W_gate, then ·W_down on square shards: gate[m, n] read at the reduced k);
+* a linalg.transpose operand that follows the contraction's dims out of order (Q·K^T:
+  K[n, k] over (m, k, n)): K^T is written by an element-wise group, read in order;
+* a store of reductions of several spaces: all but the last space's results;
+* a store of reduction results (the kept dims) combined with loaded tiles (FFN's residual
+  x + h·W_down): the reduction results, so the combination is an element-wise group.
+The slot lives on chip between launches, as data an earlier operator left there; a view of
+the tile's own scratchpad makes the groups per-tile (tile-invariant-groups leaves them on
+every tile). Refused, located: an intermediate whose slot would end past the device's
+scratchpad (a device-memory temporary is not built yet), a dynamically shaped one.
 """
 
 from __future__ import annotations

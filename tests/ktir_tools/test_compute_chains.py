@@ -20,7 +20,8 @@ HERE = Path(__file__).parent / "chains"
 
 @pytest.mark.parametrize("device", ["spyre", "sample_device"])
 @pytest.mark.parametrize("kernel", ["ffn_swiglu_small", "sdpa_2d_small", "transpose_32x2",
-                                    "pv_ksplit_small", "ffn_swiglu_2core_small"])
+                                    "pv_ksplit_small", "ffn_swiglu_2core_small",
+                                    "mixed_reductions"])
 def test_chain_matches_the_interpreter(kernel: str, device: str) -> None:
     report = run_and_check(HERE / f"{kernel}.mlir", device)
     assert report.match, (kernel, device, list(report.checks))

@@ -25,8 +25,9 @@ length is the SIMD lanes of the group's narrowest-lane element type. A broadcast
 reused by every row) reads the same row in every instance; one broadcast along a vectorised
 dimension (a column, a scalar) is read with the lanes it has and widened in the compute stage,
 where the generic reads it through a broadcasting map (`(d0, d1) -> (d0, 0)`; the lowering
-shuffles its lanes). A strided access or a transpose across two vectorised dimensions is
-refused. A transfer through a masked view (dynamic sizes, a coordinate set smaller than the
+shuffles its lanes). A leaf that transposes (K read as K^T) makes an element-wise group
+vectorise its innermost dimension alone, each vector one column of the leaf's tile; a strided
+access, or a transpose across two vectorised dimensions (a reducing group), is refused. A transfer through a masked view (dynamic sizes, a coordinate set smaller than the
 shape), or of a tile not provably inside its view (over the grid, the loop bounds and the
 ranges of what the host passes: scheduler.analysis.masks), carries the view's coordinate set as its `source_mask` (loads:
 0 outside) or `dest_mask` (stores: dropped outside), the set's symbols bound to the view's
