@@ -209,7 +209,12 @@ def _misaligned(x: SSAValue, m: AffineMap, space: Space) -> bool:
     want = AffineMap(len(extents), 0, tuple(
         AffineExpr.constant(0) if d in dims else AffineExpr.dimension(d)
         for d in range(len(extents))))
-    return any(r.map.compose(m) != want for r in reads)
+    # a dim of extent 1 is read the same at 0 as at its index (a row's scalar mean, taken
+    # by tensor.extract at [0] and splat again, reads its own row)
+    unit = AffineMap(len(extents), 0, tuple(
+        AffineExpr.constant(0) if n == 1 else AffineExpr.dimension(d)
+        for d, n in enumerate(extents)))
+    return any(r.map.compose(m).compose(unit) != want.compose(unit) for r in reads)
 
 
 def _reordering_transpose(x: SSAValue, m: AffineMap) -> bool:

@@ -248,3 +248,40 @@ func.func @mixed_store(%ap: index, %bp: index, %op: index) attributes {grid = [1
   ktdp.store %y, %ot : tensor<4xf16>, !ktdp.access_tile<4xindex>
   return
 }
+
+// -----
+
+/// A row's mean taken as a scalar (tensor.extract at [0], splat again) read by the variance
+/// of the same 1x64 space: a row of one, read at its own index; nothing is cut.
+
+#r = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 63 >= 0)>
+#one = affine_set<(d0) : (d0 == 0)>
+
+// CHECK-LABEL: func.func @row_variance(
+// CHECK-NOT:     ct_local
+// CHECK:         func.return
+func.func @row_variance(%xp: index, %op: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 64.0 : f32
+  %xv = ktdp.construct_memory_view %xp, sizes: [1, 64], strides: [64, 1] {
+    coordinate_set = #r, memory_space = #ktdp.memory_space<global>} : memref<1x64xf32>
+  %ov = ktdp.construct_memory_view %op, sizes: [1], strides: [1] {
+    coordinate_set = #one, memory_space = #ktdp.memory_space<global>} : memref<1xf32>
+  %xt = ktdp.construct_access_tile %xv[%c0, %c0] {access_tile_set = #r, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>}
+      : memref<1x64xf32> -> !ktdp.access_tile<1x64xindex>
+  %x = ktdp.load %xt : !ktdp.access_tile<1x64xindex> -> tensor<1x64xf32>
+  %e = tensor.empty() : tensor<1xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1xf32>) -> tensor<1xf32>
+  %s = linalg.reduce { arith.addf } ins(%x : tensor<1x64xf32>) outs(%z : tensor<1xf32>) dimensions = [1]
+  %s0 = tensor.extract %s[%c0] : tensor<1xf32>
+  %mean = arith.divf %s0, %n : f32
+  %mb = tensor.splat %mean : tensor<1x64xf32>
+  %d = arith.subf %x, %mb : tensor<1x64xf32>
+  %d2 = arith.mulf %d, %d : tensor<1x64xf32>
+  %v = linalg.reduce { arith.addf } ins(%d2 : tensor<1x64xf32>) outs(%z : tensor<1xf32>) dimensions = [1]
+  %ot = ktdp.construct_access_tile %ov[%c0] {access_tile_set = #one, access_tile_order = affine_map<(d0) -> (d0)>}
+      : memref<1xf32> -> !ktdp.access_tile<1xindex>
+  ktdp.store %v, %ot : tensor<1xf32>, !ktdp.access_tile<1xindex>
+  return
+}
