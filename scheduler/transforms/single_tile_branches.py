@@ -12,9 +12,12 @@ is cloned (the other tiles still use the originals), the body moves before the b
 branch goes:
     %r_c = <the slice of %r for tile 0>
     ktdp.store %r_c, %out_tile
-Any condition computed from the linear tile id and constants by index arithmetic matches
+Any condition computed from the tile id and constants by index arithmetic matches
 (`t mod 4 == 0`: one copy per taking tile, 0, 4, 8, 12), if the branch has no results and no
-else body; other branches on the tile id stay for the legality check to refuse.
+else body; other branches on the tile id stay for the legality check to refuse. A tile id of
+one result per grid dimension (`%x, %y = ktdp.get_compute_tile_id : index, index`) reads tile
+t's coordinates, the first dimension fastest (ktir.md D2): on grid [2, 16], `%y == 0` holds on
+tiles 0 and 1, each copy with its coordinates as constants.
 """
 
 from __future__ import annotations
@@ -52,7 +55,10 @@ def value_on_tile(v: SSAValue, tile: int) -> int | None:
     """`v` on linear tile `tile`: index arithmetic over the tile id and constants."""
     op = v.owner
     if isinstance(op, ktdp.GetComputeTileIdOp):
-        return tile if len(op.ids) == 1 else None
+        if len(op.ids) == 1:
+            return tile
+        coords = tile_coords(op, tile)
+        return None if coords is None else coords[list(op.ids).index(v)]
     c = const_int(v)
     if c is not None:
         return c
@@ -67,6 +73,18 @@ def value_on_tile(v: SSAValue, tile: int) -> int | None:
                                                         | arith.FloorDivSIOp)):
         return None
     return fold(a, b)
+
+
+def tile_coords(op: ktdp.GetComputeTileIdOp, tile: int) -> list[int] | None:
+    """The grid coordinates of linear tile `tile`, the first dimension fastest (ktir.md D2)."""
+    grid = kernel_grid(op)
+    if grid is None or len(grid) != len(op.ids):
+        return None
+    out = []
+    for d in grid:
+        out.append(tile % d)
+        tile //= d
+    return out
 
 
 def taken_by(cond: SSAValue, tiles: int) -> list[int] | None:
@@ -84,17 +102,37 @@ def _own_scratchpad(op: Operation) -> bool:
             and space.kind.data == MemoryKind.CT_LOCAL and space.ct_id.data < 0)
 
 
-def on_tile(tile: int):
-    """The substitution making an op tile `tile`'s: its id, its scratchpad."""
+def on_tile(tile: int, coords: list[ktdp.GetComputeTileIdOp] | None = None):
+    """The substitution making an op tile `tile`'s: its id, its scratchpad. The clones of a
+    per-dimension id (one result per grid dimension) are collected in `coords`, for
+    `pin_coordinates` to replace by constants."""
     def sub(o: Operation, mapper: dict[SSAValue, SSAValue]) -> Operation | None:
         if isinstance(o, ktdp.GetComputeTileIdOp):
-            return index_constant(tile)
+            if len(o.ids) == 1:
+                return index_constant(tile)
+            new = o.clone(mapper)
+            if coords is not None:
+                coords.append(new)
+            return new
         new = o.clone(mapper)
         for inner in new.walk():
             if _own_scratchpad(inner):
                 inner.properties["memory_space"] = MemorySpaceAttr(MemoryKind.CT_LOCAL, tile)
         return new
     return sub
+
+
+def pin_coordinates(ids: list[ktdp.GetComputeTileIdOp], original: ktdp.GetComputeTileIdOp,
+                    tile: int, rewriter: PatternRewriter) -> None:
+    """Each cloned per-dimension id becomes tile `tile`'s coordinates, as constants."""
+    coords = tile_coords(original, tile)
+    assert coords is not None  # taken_by computed the condition from them
+    for o in ids:
+        consts = [index_constant(c) for c in coords]
+        rewriter.insert(consts, InsertPoint.before(o))
+        for r, c in zip(o.ids, consts):
+            r.replace_all_uses_with(c.results[0])
+        rewriter.erase(o)
 
 
 class InlineSingleTileBranch(RewritePattern):
@@ -114,7 +152,8 @@ class InlineSingleTileBranch(RewritePattern):
         at = InsertPoint.before(op)
         for t in tiles:
             mapper: dict[SSAValue, SSAValue] = {}
-            sub = on_tile(t)
+            ids: list[ktdp.GetComputeTileIdOp] = []
+            sub = on_tile(t, ids)
             clone_slice(body, rewriter, at, mapper, lambda o, m=mapper, s=sub: s(o, m))
             for o in body:
                 new = sub(o, mapper)
@@ -122,6 +161,8 @@ class InlineSingleTileBranch(RewritePattern):
                 for old, res in zip(o.results, new.results):
                     mapper[old] = res
                 rewriter.insert(new, at)
+            if ids:
+                pin_coordinates(ids, ids[0], t, rewriter)
         rewriter.erase(op)
 
 

@@ -25,8 +25,9 @@ length is the SIMD lanes of the group's narrowest-lane element type. A broadcast
 reused by every row) reads the same row in every instance; one broadcast along a vectorised
 dimension (a column, a scalar) is read with the lanes it has and widened in the compute stage,
 where the generic reads it through a broadcasting map (`(d0, d1) -> (d0, 0)`; the lowering
-shuffles its lanes). A strided access or a transpose across two vectorised dimensions is
-refused. A transfer through a masked view (dynamic sizes, a coordinate set smaller than the
+shuffles its lanes). A leaf that transposes (K read as K^T) makes an element-wise group
+vectorise its innermost dimension alone, each vector one column of the leaf's tile; a strided
+access, or a transpose across two vectorised dimensions (a reducing group), is refused. A transfer through a masked view (dynamic sizes, a coordinate set smaller than the
 shape), or of a tile not provably inside its view (over the grid, the loop bounds and the
 ranges of what the host passes: scheduler.analysis.masks), carries the view's coordinate set as its `source_mask` (loads:
 0 outside) or `dest_mask` (stores: dropped outside), the set's symbols bound to the view's
@@ -201,6 +202,12 @@ class Builder:
             d for acc, _ in group.outputs for d in indexed_dims(acc, ident))
         self.check_scatters()
         vec = vector_shape(group.space, self.lanes(), pinned)
+        if any(self.transposes(follows[leaf], vec) for leaf in leaves):
+            # a transposing leaf (K -> K^T): vectorise the innermost dim alone, so that each
+            # vector reads one column of the leaf's tile
+            inner = max(d for d, n in enumerate(vec) if n > 1)
+            vec = vector_shape(group.space, self.lanes(), pinned | frozenset(
+                d for d in range(len(vec)) if d != inner))
         for leaf in leaves:
             self.check_leaf(leaf, follows[leaf], vec)
         n_vec = math.prod(vec)
@@ -299,6 +306,12 @@ class Builder:
             body.add_op(scf.YieldOp())
             at = InsertPoint.before(body.last_op)
         return ivs, at
+
+    @staticmethod
+    def transposes(follows: list[Follow], vec: tuple[int, ...]) -> bool:
+        """The leaf's tile follows the vectorised dims out of order."""
+        dims = [f.dim for f in follows if f.dim is not None and vec[f.dim] > 1]
+        return dims != sorted(dims)
 
     def check_leaf(self, leaf: Leaf, follows: list[Follow], vec: tuple[int, ...]) -> None:
         """A leaf's tile dimensions must follow the vectorised dimensions in order and

@@ -493,6 +493,27 @@ def fuse_group(stores: list[ktdp.StoreOp]) -> FusedGroup:
     return fuser.group
 
 
+def direct_reads(v: SSAValue) -> list[Reduce]:
+    """The reductions `v` is computed from without another reduction between, each seen from
+    `v`'s own space (`Reduce.map`: v's dims -> the reduction's space, 0 in its reduced dims).
+    Raises the fusion's diagnostic where `v` is not fusable."""
+    fuser = _Fuser()
+    fuser.group = FusedGroup(())
+    out: list[Reduce] = []
+    seen: set[Node] = set()
+    stack = [fuser.node(v)]
+    while stack:
+        n = stack.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        if isinstance(n, Reduce):
+            out.append(n)
+        elif isinstance(n, Apply):
+            stack.extend(n.args)
+    return out
+
+
 class Follow(NamedTuple):
     """How one tile dimension of a leaf follows the iteration space: `dim * stride + offset`,
     or the constant `offset` when `dim` is None (a broadcast)."""
@@ -571,4 +592,4 @@ def build_body(group: FusedGroup, leaves: list[Leaf], element_types: list[Attrib
 
 
 __all__ = ["Access", "Apply", "Captured", "Const", "Follow", "FusedGroup", "Leaf", "Reduce",
-           "access_of", "build_body", "fuse_group", "leaf_dims"]
+           "access_of", "build_body", "direct_reads", "fuse_group", "leaf_dims"]
