@@ -127,7 +127,11 @@ class ReductionBuilder(Builder):
                                            f"{'x'.join(map(str, group.space))}): {_NOT_YET}")
         space = group.space
         vec = vector_shape(space, self.lanes())
-        self.block = tuple(space[d] if d in dims else vec[d] for d in range(len(space)))
+        block = [space[d] if d in dims else vec[d] for d in range(len(space))]
+        rows = self.contraction_rows(reds, block)
+        if rows is not None:
+            block[rows[0]] = rows[1]
+        self.block = tuple(block)
         self.dims = dims
         memo: dict[Reduce, int] = {}
         passes: list[list[Reduce]] = []
@@ -209,6 +213,47 @@ class ReductionBuilder(Builder):
         for st in stores:
             self.rewriter.erase(st)
         dead_code(self.fn.body, self.rewriter)
+
+    # ---- contractions: several rows per instance ----------------------------------------------
+
+    def contraction_rows(self, reds: list[Reduce], block: list[int]) -> tuple[int, int] | None:
+        """A contraction (a matmul: C[m, n] = sum_k A[m, k] * B[k, n]) covers several rows m
+        per instance, so that each B vector its load brings for step k serves them all
+        (B traffic over the rows of a tile once instead of once per row): (m, Mt), or None.
+
+        m is a parallel dim of one lane in the vector that some leaf follows (A) and some
+        does not (B); the group stores only reduction results. Mt is the largest divisor of
+        m's extent whose partials (Mt vectors per reduction, in the accumulator type) fit the
+        compute unit's registers (its group's memory; 16 vectors when the device states none),
+        and at most the depth of the compute unit's input queues (the A column of a step
+        and the result block are Mt elements / vectors of one FIFO slot)."""
+        group = self.group
+        space = group.space
+        if len(reds) == 0 or any(acc.shape == space for acc, _ in group.outputs):
+            return None
+        leaves = group.leaves()
+        follows = [{f.dim for f in leaf_dims(lf)} for lf in leaves]
+        cands = [d for d in range(len(space)) if d not in reds[0].dims and block[d] == 1
+                 and space[d] > 1 and any(d in f for f in follows)
+                 and any(d not in f for f in follows)]
+        if not cands:
+            return None
+        m = cands[-1]
+        vec_elems = math.prod(block[d] for d in range(len(space)) if d not in reds[0].dims)
+        acc_bytes = sum(vec_elems * r.combiner.accumulator_type(
+            r.element_type).bitwidth // 8 for r in reds)  # type: ignore[attr-defined]
+        compute = self.device.compute_kind
+        local = self.device.local_memory(compute)
+        size = self.device.memories[local].size if local is not None else None
+        budget = size if size is not None else 16 * acc_bytes // len(reds)
+        depths = [dp.queue_depth for dp in self.device.datapaths
+                  if compute in (dp.src, dp.dst) and dp.is_queue]
+        cap = min(depths) if depths else 16
+        best = 1
+        for mt in range(1, min(space[m], cap) + 1):
+            if space[m] % mt == 0 and mt * acc_bytes <= budget:
+                best = mt
+        return (m, best) if best > 1 else None
 
     # ---- the compute stage: one generic per pass ---------------------------------------------
 
