@@ -19,6 +19,12 @@ order the compute unit reads them:
       scf.yield %a }
     %r = linalg.generic {parallel, reduction} ins(%p) outs(%init) { addf }
 
+A contraction's block covers several rows (ReductionBuilder.contraction_rows): its vector
+step keeps them whole, so that one B vector read per k updates every row's partial
+(`acc[0:Mt, 0, :] += A[0:Mt, k] * B[k, :]`, both broadcast by their maps), with A's column
+and B's vector widened to f32 on their own elements first; per output element the sum is
+still over ascending k in f32 from 0, so results do not change.
+
 A module pass, not patterns: one pipeline is rewritten as a whole (the compute stage and, with
 it, the stages of other units that feed and drain its slots); idempotent (a pipeline whose compute
 generics are one vector each is left alone, as are element-wise pipelines).
