@@ -19,6 +19,12 @@ order the compute unit reads them:
       scf.yield %a }
     %r = linalg.generic {parallel, reduction} ins(%p) outs(%init) { addf }
 
+A contraction's block covers several rows (ReductionBuilder.contraction_rows): its vector
+step keeps them whole, so that one B vector read per k updates every row's partial
+(`acc[0:Mt, 0, :] += A[0:Mt, k] * B[k, :]`, both broadcast by their maps), with A's column
+and B's vector widened to f32 on their own elements first; per output element the sum is
+still over ascending k in f32 from 0, so results do not change.
+
 A module pass, not patterns: one pipeline is rewritten as a whole (the compute stage and, with
 it, the stages of other units that feed and drain its slots); idempotent (a pipeline whose compute
 generics are one vector each is left alone, as are element-wise pipelines).
@@ -198,6 +204,11 @@ class _Exposer:
         for g in generics:  # each pass streams its own slots: its own vector length
             space = _space(g)
             vec = vector_shape(tuple(space), self.lanes([g]))
+            if self._reducing(g):
+                vec = _contraction_rows(g, space, vec)
+            elif not any(_fifo_read(x, g) for x in g.inputs):
+                continue  # reads only values of the stage, whole (a contraction's rows
+                # rounded): cutting it would index them per vector
             if list(vec) == space and not self._reducing(g):
                 continue
             if self._reducing(g) and not self._widens(g) and (
@@ -276,6 +287,8 @@ class _Exposer:
                 outs.append(e.tensor)
                 out_maps.append(AffineMap.identity(rank))
         body = self.step_body(g, combs, acc_types)
+        if reducing and math.prod(vec) > self.lanes([g]):  # a contraction's rows
+            _cast_before_broadcast(ins, body, inner)
         step = linalg.GenericOp(ins, outs, Region(body),
                                 [AffineMapAttr(mm) for mm in in_maps + out_maps],
                                 [IteratorTypeAttr.parallel()] * rank,
@@ -432,6 +445,59 @@ def expose_pipeline(device, op: PipelineOp) -> None:
     ex.run()
     if ex.feeders or ex.drains:
         _restream(op, ex)
+
+
+def _fifo_read(x: SSAValue, g: Operation) -> bool:
+    return isinstance(x.owner, ReadFromFifoOp) and x.owner.parent_op() is g.parent_op()
+
+
+def _contraction_rows(g: linalg.GenericOp, space: list[int], vec: tuple[int, ...]
+                      ) -> tuple[int, ...]:
+    """A contraction's step keeps whole the rows its pipeline instance covers (the dims of
+    one lane in the vector that one FIFO input follows and another is broadcast along: a
+    matmul's m, which `ReductionBuilder.contraction_rows` gave several rows): each step then
+    reads one vector of B and a column of A and updates every row's partial, instead of one
+    step per row reading the same B vector again."""
+    iters = [it.data.value for it in g.iterator_types.data]
+    reads = [m.data for x, m in zip(g.inputs, g.indexing_maps.data) if _fifo_read(x, g)]
+    follows = [{e.position for e in m.results if isinstance(e, AffineDimExpr)} for m in reads]
+    out = list(vec)
+    for d, it in enumerate(iters):
+        if (it == "parallel" and vec[d] == 1 and space[d] > 1
+                and any(d in f for f in follows) and any(d not in f for f in follows)):
+            out[d] = space[d]
+    return tuple(out)
+
+
+def _cast_before_broadcast(ins: list[SSAValue], body: Block, inner: list[Operation]) -> None:
+    """A contraction step's inputs that its body only widens (`extf` of the f16 A column
+    and B vector) are widened by a generic of their own, on their own elements, before the
+    step broadcasts them over its rows: one cast of 32 lanes instead of one over every row
+    (exact, so the results do not change)."""
+    for i, x in enumerate(ins):
+        arg = body.args[i]
+        uses = list(arg.uses)
+        if not (isinstance(x.owner, ReadFromFifoOp) and len(uses) == 1
+                and isinstance(uses[0].operation, arith.ExtFOp)):
+            continue
+        ext = uses[0].operation
+        t = x.type
+        assert isinstance(t, TensorType)
+        wide = ext.result.type
+        blk = Block(arg_types=[t.get_element_type(), wide])
+        cast = arith.ExtFOp(blk.args[0], wide)
+        blk.add_ops([cast, linalg.YieldOp(cast.result)])
+        shape = TensorType(wide, t.get_shape())
+        empty = tensor.EmptyOp([], shape)
+        ident = AffineMapAttr(AffineMap.identity(len(t.get_shape())))
+        gen = linalg.GenericOp([x], [empty.tensor], Region(blk), [ident, ident],
+                               [IteratorTypeAttr.parallel()] * len(t.get_shape()), [shape])
+        inner += [empty, gen]
+        new = body.insert_arg(wide, i)
+        ext.result.replace_all_uses_with(new)
+        Rewriter.erase_op(ext)
+        body.erase_arg(arg)
+        ins[i] = gen.results[0]
 
 
 def _pairs(m: AffineMap, shape) -> list[int | None]:

@@ -11,7 +11,7 @@ HERE = Path(__file__).parent / "matmul"
 
 
 def test_tiny_matmul_bitwise() -> None:
-    """One instance per row and 32 columns, an outer product per k: 729 cycles (7,133 when
+    """One instance for both rows and 32 columns, an outer product per k (7,133 cycles when
     each instance computed one element, reducing a row of A and a column of B across lanes)."""
     report = run_and_check(HERE / "matmul_tiny.mlir", "spyre")
     assert report.match, list(report.checks)
@@ -25,6 +25,18 @@ def test_narrow_column_block_matmul() -> None:
         report = run_and_check(HERE / "matmul_narrow.mlir", device)
         assert report.match, (device, list(report.checks))
         assert report.emulation.cycles < 1500, (device, report.emulation.cycles)
+
+
+def test_rows_of_an_instance_share_each_b_row() -> None:
+    """Two k chunks of 32 (rounded apart, as the kernel's f16 carry says): two partials per row,
+    so 8 rows per instance fill the 2 KiB of registers (16 vectors of 32 f32), and each B row
+    brought to the scratchpad serves 8 rows. Device-memory reads: A once and B twice, 10,240
+    bytes (67,584 with one instance per row); bitwise on both devices."""
+    for device, link in (("spyre", "DDR->DMA_IN"), ("sample_device", "DDR->MNILU")):
+        report = run_and_check(HERE / "matmul_rows.mlir", device)
+        assert report.match, (device, list(report.checks))
+        assert report.emulation.bytes_per_datapath[link] == 16 * 64 * 2 + 2 * 64 * 32 * 2
+        assert report.emulation.cycles < 5500, (device, report.emulation.cycles)
 
 
 def test_a_long_emulation_says_it_is_running(monkeypatch, capsys) -> None:

@@ -18,6 +18,11 @@ result through a broadcasting map:
                  %y = linalg.generic {... "parallel"} ins(%x2, %m, %s) ... { exp, divf }
                  ktdf.write_to_fifo %y, %out ... }
 
+A contraction (a matmul from `generalize-contractions`) is the exception to "one vector along
+the other dimensions": its instance covers Mt rows m (`contraction_rows`, Mt from the compute
+unit's registers), so the block of B its load brings serves Mt rows instead of one, and
+`reduction-loop-exposure` updates all Mt rows per B vector.
+
 The load stage moves each leaf once per pass that reads it, from the same region of its
 view; `path-expansion` brings that region into the scratchpad once and streams it to the
 compute unit from there for every pass. `reduction-loop-exposure` then cuts the block into
@@ -127,7 +132,11 @@ class ReductionBuilder(Builder):
                                            f"{'x'.join(map(str, group.space))}): {_NOT_YET}")
         space = group.space
         vec = vector_shape(space, self.lanes())
-        self.block = tuple(space[d] if d in dims else vec[d] for d in range(len(space)))
+        block = [space[d] if d in dims else vec[d] for d in range(len(space))]
+        rows = self.contraction_rows(reds, block)
+        if rows is not None:
+            block[rows[0]] = rows[1]
+        self.block = tuple(block)
         self.dims = dims
         memo: dict[Reduce, int] = {}
         passes: list[list[Reduce]] = []
@@ -209,6 +218,64 @@ class ReductionBuilder(Builder):
         for st in stores:
             self.rewriter.erase(st)
         dead_code(self.fn.body, self.rewriter)
+
+    # ---- contractions: several rows per instance ----------------------------------------------
+
+    def contraction_rows(self, reds: list[Reduce], block: list[int]) -> tuple[int, int] | None:
+        """A contraction (a matmul: C[m, n] = sum_k A[m, k] * B[k, n]) covers several rows m
+        per instance, so that each B vector its load brings for step k serves them all
+        (B traffic over the rows of a tile once instead of once per row): (m, Mt), or None.
+
+        m is a parallel dim of one lane in the vector that some leaf follows (A) and some
+        does not (B); the group stores only reduction results. Mt is the largest divisor of
+        m's extent whose partials (Mt vectors per reduction, in the accumulator type) fit the
+        compute unit's registers (its group's memory; 16 vectors when the device states none),
+        at most the depth of the compute unit's queues (the A column of a step and the result
+        block are Mt elements / vectors of one FIFO slot), and whose blocks (A's Mt rows, B,
+        the result), twice, fit half the scratchpad (stage-coarsening's budget)."""
+        group = self.group
+        space = group.space
+        if len(reds) == 0 or any(acc.shape == space for acc, _ in group.outputs):
+            return None
+        leaves = group.leaves()
+        follows = [{f.dim for f in leaf_dims(lf)} for lf in leaves]
+        cands = [d for d in range(len(space)) if d not in reds[0].dims and block[d] == 1
+                 and space[d] > 1 and any(d in f for f in follows)
+                 and any(d not in f for f in follows)]
+        if not cands:
+            return None
+        m = cands[-1]
+        vec_elems = math.prod(block[d] for d in range(len(space)) if d not in reds[0].dims)
+        acc_bytes = sum(vec_elems * r.combiner.accumulator_type(
+            r.element_type).bitwidth // 8 for r in reds)  # type: ignore[attr-defined]
+        compute = self.device.compute_kind
+        local = self.device.local_memory(compute)
+        size = self.device.memories[local].size if local is not None else None
+        budget = size if size is not None else 16 * acc_bytes // len(reds)
+        depths = [dp.queue_depth for dp in self.device.datapaths
+                  if compute in (dp.src, dp.dst) and dp.is_queue]
+        cap = min(depths) if depths else 16
+        pad = self.device.scratchpad_bytes
+
+        def staged(mt: int) -> int:  # the instance's leaf and result blocks, in bytes
+            blk = [mt if d == m else n for d, n in enumerate(block)]
+            total = 0
+            for lf in leaves:
+                n = math.prod(blk[f.dim] for f in leaf_dims(lf) if f.dim is not None)
+                total += n * group.loads[lf.load].element_type.bitwidth // 8  # type: ignore
+            for acc, _ in group.outputs:
+                n = math.prod(blk[d] for d in range(len(blk)) if d not in reds[0].dims)
+                total += n * acc.element_type.bitwidth // 8  # type: ignore[attr-defined]
+            return total
+
+        best = 1
+        for mt in range(1, min(space[m], cap) + 1):
+            # two copies (double buffering) within half the scratchpad, stage-coarsening's
+            # budget; the partials within the registers
+            fits = pad is None or 4 * staged(mt) <= pad
+            if space[m] % mt == 0 and mt * acc_bytes <= budget and fits:
+                best = mt
+        return (m, best) if best > 1 else None
 
     # ---- the compute stage: one generic per pass ---------------------------------------------
 
