@@ -62,7 +62,7 @@ class MatrixEngine:
     A block product C[m, n] += A[m, k] B[k, n] runs in passes of at most rows x depth x cols
     (a smaller block still takes a whole pass), each pass holding the engine
     ceil(rows x cols x depth / macs_per_cycle) cycles; the result is ready `latency` cycles
-    after the last pass issues."""
+    after the passes end."""
 
     rows: int
     cols: int
