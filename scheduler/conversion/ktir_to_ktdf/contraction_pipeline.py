@@ -236,18 +236,19 @@ class ContractionBuilder(Builder):
             reads[lf] = rd.results[0]
         out_shape = [mt, nb]
         products: list[tuple[Reduce, SSAValue]] = []
+        acc_t = plan.steps[0].reduce.element_type  # every step sums from one f32 zero block
+        t = TensorType(acc_t, out_shape)
+        empty = tensor.EmptyOp([], t)
+        zero = arith.ConstantOp(FloatAttr(0.0, acc_t))
+        fill = linalg.FillOp([zero.result], [empty.tensor], [t])
+        ops += [empty, zero, fill]
         for s in plan.steps:
-            acc_t = s.reduce.element_type
-            t = TensorType(acc_t, out_shape)
-            empty = tensor.EmptyOp([], t)
-            zero = arith.ConstantOp(FloatAttr(0.0, acc_t))
-            fill = linalg.FillOp([zero.result], [empty.tensor], [t])
             # the operands widened first (exact): a matmul of one element type, whose body
             # is plain mulf/addf; the lowering folds the casts into the engine's operands
             wide = [arith.ExtFOp(reads[x], TensorType(acc_t, reads[x].type.get_shape()))
                     for x in (s.a, s.b)]
             mm = linalg.MatmulOp([w.result for w in wide], [fill.results[0]], [t])
-            ops += [empty, zero, fill, *wide, mm]
+            ops += [*wide, mm]
             products.append((s.reduce, mm.results[0]))
         value = _TensorTail(out_shape, products, ops).emit(node)
 
