@@ -151,11 +151,24 @@ CORE = """\
 """
 
 
-def describe_spyre(cores: int = 32, name: str = "spyre") -> str:
-    """The description text for `cores` cores on a bidirectional ring."""
+_SIMD_AND_MATRIX = """\
+    ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 64, f32 = 32>},  // f32: assumption
+    ktdf_arch.feature.matrix = {rows = 32, cols = 32, depth = 1, inputs = [f16, bf16],
+      accumulator = f32, macs_per_cycle = 1024, latency = 64}},              // assumption
+"""
+_SIMD_ONLY = """\
+    ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 64, f32 = 32>}},  // f32: assumption
+"""
+assert _SIMD_AND_MATRIX in ALIASES
+
+
+def describe_spyre(cores: int = 32, name: str = "spyre", matrix: bool = True) -> str:
+    """The description text for `cores` cores on a bidirectional ring; without `matrix`, a
+    SIMD-only PE (no matrix engine: what tests of the SIMD path on spyre's units use)."""
     if cores < 1:
         raise ValueError("a device needs at least one core")
-    out = [HEADER.format(cores=cores), ALIASES,
+    aliases = ALIASES if matrix else ALIASES.replace(_SIMD_AND_MATRIX, _SIMD_ONLY)
+    out = [HEADER.format(cores=cores), aliases,
            f"ktdf_arch.device @{name} attributes {{ktdf_arch.clock_ghz = 1.0, "
            "ktdf_arch.signal_latency = 1} {  // clock: ktir-cpu's 1 GHz",
            "  %ddr = memory #ddr", ""]

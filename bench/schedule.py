@@ -290,6 +290,27 @@ def kernels(tmp: Path) -> list[tuple[str, Path, dict[str, str]]]:
     ]
 
 
+# fp16 matmuls on spyre's matrix engine (the contraction pipeline): one row each, what binds
+MATMULS = [("matmul_512", "matmul_512.mlir"), ("matmul_1024", "matmul_1024.mlir")]
+
+
+def matmul_rows(only: str | None) -> None:
+    """Cycles, bound, binding resource and efficiency of the MATMULS on spyre."""
+    from ktir_tools.run import run_and_check
+
+    print(f"\n{'kernel':<22} {'device':<14} {'cycles':>9} {'bound':>8} {'binding':<10} "
+          f"{'eff':>5} {'compile s':>9} {'emulate s':>9} match")
+    for name, file in MATMULS:
+        if only and only not in name:
+            continue
+        r = run_and_check(ROOT / "examples" / "kernels" / file, "spyre")
+        em = r.emulation
+        print(f"{name:<22} {'spyre':<14} {em.cycles:>9,} {em.roofline_cycles:>8,} "
+              f"{em.binding_resource:<10} {em.efficiency:>5.2f} {r.compile_seconds:>9.2f} "
+              f"{r.emulate_seconds:>9.2f} {r.match}")
+        sys.stdout.flush()
+
+
 def measure(path: Path, device: str, args: dict[str, str], disable: tuple[str, ...],
             tol: tuple[float, float] = (0.0, 0.0)):
     """(cycles, bound, match, compile seconds) or the error text; `tol`: (rtol, atol) of the
@@ -348,6 +369,8 @@ def main() -> int:
                       f"{speed:>7.2f}x {s:>9.2f} {ok}")
             del cyc, bound, match, comp
         sys.stdout.flush()
+    if "spyre" in opts.devices.split(","):
+        matmul_rows(opts.only)
     if opts.peer != "none" and peer_latency.MIRROR.exists():
         print("\nktir-cpu's latency model (HardwareConfig defaults) beside ours on spyre:")
         peer_latency.main(["--quick"] if opts.peer == "quick" else [])

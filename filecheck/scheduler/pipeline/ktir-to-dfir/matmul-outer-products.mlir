@@ -5,7 +5,9 @@
 /// whose compute stage steps over k in ascending order, each step one outer-product update
 /// acc[0, 0, :] += extf(A[m, k]) (one element, broadcast by the map) * extf(B[k, n0:n0+32]),
 /// in f32 from 0; the lane fold over k (one lane) adds the init, and the result is rounded
-/// once. The load unit feeds A one element and B one row per step.
+/// once. The load unit feeds A one element and B one row per step. (On spyre's units without
+/// its matrix engine, Inputs/spyre-simd.mlir: with it the contraction pipeline takes over,
+/// scheduler/conversion/ktir_to_ktdf/construct-three-stage-pipeline/contractions.mlir.)
 
 // CHECK-LABEL: func.func @local_schedule_0(
 // CHECK:         scf.for %[[R:r[0-9_]+]] = %{{.*}} to %{{.*}} step %{{.*}} {
@@ -27,7 +29,7 @@
 // CHECK:         ktdf.write_to_fifo %[[C]], %{{.*}} : tensor<1x32xf16>
 // CHECK:       } {applicable_units = ["PE"]}
 
-ktdf_arch.device @spyre import("spyre.mlir")
+ktdf_arch.device @spyre_simd import("Inputs/spyre-simd.mlir")
 #a_all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 31 >= 0)>
 #b_all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 31 >= 0)>
 #id = affine_map<(d0, d1) -> (d0, d1)>
