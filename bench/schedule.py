@@ -222,7 +222,8 @@ is read by the 8 tiles of its grid row and every column of B by the 4 of its gri
 6.8 MB (512) and 27 MB (1024) against the 1.5 and 6 MB the bound charges (each byte once).
 The emulated cycles are 89% and 80% of those bytes over 128 B/cycle. What would lift it is
 reuse across cores, not compute: tiles passing their A rows along the ring to the others of
-their grid row (and B columns down their grid column), each byte read from DDR once, would be bound by 6 MB / 128 = 49k cycles for 1024^3.
+their grid row (and B columns down their grid column), each byte read from DDR once, would
+be bound by 6 MB / 128 = 49k cycles for 1024^3.
 """
 
 from __future__ import annotations
