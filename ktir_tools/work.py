@@ -10,8 +10,8 @@ elements its gathers load, one written only through them the elements its scatte
 arithmetic op on tensors counts its elements, a `linalg` op the points of its iteration space
 times the arithmetic ops of its body, a matmul M x N x K; data movement (loads, stores,
 copies, broadcasts, fills) counts none (a matmul's MACs are also listed apart, as
-`Work.contractions`, for a matrix engine), nor does an op whose result is never used or that repeats an earlier one of its
-block (what CSE and dead-code elimination drop). An op runs once per tile and loop iteration that
+`Work.contractions`, for a matrix engine), nor does an op whose result is never used or that
+repeats an earlier one of its block (what CSE and dead-code elimination drop). An op runs once per tile and loop iteration that
 reaches it: the interpreter's address probe (ktir/interpreter/probe.py) enumerates the
 iterations of loops whose bounds depend on the tile, constants and scalar arguments; a loop it
 cannot enumerate counts one iteration (which keeps the bound a lower bound), and an `scf.if`
