@@ -168,7 +168,11 @@ def describe_spyre(cores: int = 32, name: str = "spyre", matrix: bool = True) ->
     if cores < 1:
         raise ValueError("a device needs at least one core")
     aliases = ALIASES if matrix else ALIASES.replace(_SIMD_AND_MATRIX, _SIMD_ONLY)
-    out = [HEADER.format(cores=cores), aliases,
+    header = HEADER
+    if not matrix:
+        start = header.index("//   * the PE has a matrix engine")
+        header = header[:start] + "//   * the PE has no matrix engine here (SIMD only).\n"
+    out = [header.format(cores=cores), aliases,
            f"ktdf_arch.device @{name} attributes {{ktdf_arch.clock_ghz = 1.0, "
            "ktdf_arch.signal_latency = 1} {  // clock: ktir-cpu's 1 GHz",
            "  %ddr = memory #ddr", ""]
