@@ -49,7 +49,14 @@ HEADER = """\
 //   * every other timing value is a ktir default of shared/spec/arch.md §8, written out: a
 //     core's DMA links 128 B/cycle (one stick), 100 cycles to or from DDR, 8 cycles on chip;
 //     FIFO links 1 cycle; ring links 8 cycles; op latencies simple 2, mul 3, fma 4, reduce 4,
-//     divide 8, transcendental 8, opaque 16; intervals 1 (divide and transcendental 4).
+//     divide 8, transcendental 8, opaque 16; intervals 1 (divide and transcendental 4);
+//   * the PE has a matrix engine (ktdf_arch.feature.matrix, this project's extension; no
+//     public figure): a 32 x 32 array of fp16/bf16 multiply-accumulators summing in fp32,
+//     one k step per pass, so 1,024 MACs per cycle and 64 cycles from the last pass to the
+//     result (the wavefront crossing rows + columns). Why this size: 32 x 32 is the common
+//     size of a systolic tile for fp16 inference engines, it keeps the engine's 2 TFLOP/s at
+//     1 GHz in proportion to the 64-lane SIMD (16x its fp16 rate, as matrix engines typically
+//     are), and a 32 x 512 output block at f32 (64 KiB) sits in the 2 MiB scratchpad.
 """
 
 ALIASES = """\
@@ -79,7 +86,9 @@ ALIASES = """\
 #pe_block = {kind = "PE_Block"}
 #pe = {kind = "PE", ktdf_arch.issue_cycles = 0,
   ktdf_arch.features = {ktdf_arch.feature.compute,
-    ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 64, f32 = 32>}},  // f32: assumption
+    ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 64, f32 = 32>},  // f32: assumption
+    ktdf_arch.feature.matrix = {rows = 32, cols = 32, depth = 1, inputs = [f16, bf16],
+      accumulator = f32, macs_per_cycle = 1024, latency = 64}},              // assumption
   ktdf_arch.lanes_per_cycle = #ktdf_arch.map<f16 = 64, f32 = 32>,           // assumption
   ktdf_arch.op_latency = #ktdf_arch.map<"simple" = 2, "mul" = 3, "fma" = 4, "reduce" = 4,
     "divide" = 8, "transcendental" = 8, "opaque" = 16>,                      // assumption
@@ -142,11 +151,28 @@ CORE = """\
 """
 
 
-def describe_spyre(cores: int = 32, name: str = "spyre") -> str:
-    """The description text for `cores` cores on a bidirectional ring."""
+_SIMD_AND_MATRIX = """\
+    ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 64, f32 = 32>},  // f32: assumption
+    ktdf_arch.feature.matrix = {rows = 32, cols = 32, depth = 1, inputs = [f16, bf16],
+      accumulator = f32, macs_per_cycle = 1024, latency = 64}},              // assumption
+"""
+_SIMD_ONLY = """\
+    ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 64, f32 = 32>}},  // f32: assumption
+"""
+assert _SIMD_AND_MATRIX in ALIASES
+
+
+def describe_spyre(cores: int = 32, name: str = "spyre", matrix: bool = True) -> str:
+    """The description text for `cores` cores on a bidirectional ring; without `matrix`, a
+    SIMD-only PE (no matrix engine: what tests of the SIMD path on spyre's units use)."""
     if cores < 1:
         raise ValueError("a device needs at least one core")
-    out = [HEADER.format(cores=cores), ALIASES,
+    aliases = ALIASES if matrix else ALIASES.replace(_SIMD_AND_MATRIX, _SIMD_ONLY)
+    header = HEADER
+    if not matrix:
+        start = header.index("//   * the PE has a matrix engine")
+        header = header[:start] + "//   * the PE has no matrix engine here (SIMD only).\n"
+    out = [header.format(cores=cores), aliases,
            f"ktdf_arch.device @{name} attributes {{ktdf_arch.clock_ghz = 1.0, "
            "ktdf_arch.signal_latency = 1} {  // clock: ktir-cpu's 1 GHz",
            "  %ddr = memory #ddr", ""]

@@ -25,6 +25,7 @@ from xdsl.dialects.func import FuncOp
 
 from arch_descriptions.model import Device, Work
 from arch_descriptions.model.device import MAX_TEMPLATE_CORES
+from emulator.codegen_matrix import matrix_cost
 from emulator.engine import Engine, cycles, failing_op
 from emulator.errors import EmulationError, LeftoverError, RuntimeFault, WiringError
 from emulator.machine import Handle, Machine
@@ -158,6 +159,9 @@ class Run:
             cls, n, elem, label = sites[i]
             if unit is None:
                 table.append((2.0, 1.0, label, i))
+                continue
+            if cls == "matrix":  # elem: the block "MxKxN"
+                table.append(matrix_cost(unit, elem, label, i))
                 continue
             rate = unit.elements_per_cycle(elem) if unit.lanes_per_cycle else n
             ivl = unit.op_interval.get(cls, 1) * max(1, math.ceil(n / rate))

@@ -20,6 +20,7 @@ from xdsl.ir import Operation, SSAValue
 import emulator.codegen_access
 import emulator.codegen_control
 import emulator.codegen_indirect
+import emulator.codegen_matrix
 from emulator.codegen import Codegen, Gen
 from emulator.errors import (
     CycleLimitError,
@@ -35,6 +36,7 @@ from spyrecode.dialects.dataflow import ProgramUnitOp
 assert emulator.codegen_access  # imported for their ops' handlers
 assert emulator.codegen_control
 assert emulator.codegen_indirect
+assert emulator.codegen_matrix
 
 
 @dataclass

@@ -60,8 +60,12 @@ def show_text(dev: Device) -> str:
            f"  corelets/core    {dev.corelets_per_core}",
            f"  clock            {dev.clock_ghz} GHz",
            f"  signal latency   {dev.signal_latency} cycle(s)",
-           f"  compute unit     {dev.compute_kind} ({_lanes(unit.simd_lanes)} lanes)",
-           f"  memory spaces    {spaces}"]
+           f"  compute unit     {dev.compute_kind} ({_lanes(unit.simd_lanes)} lanes)"]
+    if (mx := unit.matrix) is not None:
+        out.append(f"  matrix engine    {mx.rows} x {mx.cols} x {mx.depth} "
+                   f"({', '.join(mx.inputs)} in, {mx.accumulator} accumulate), "
+                   f"{mx.macs_per_cycle} MACs/cycle, latency {mx.latency}")
+    out += [f"  memory spaces    {spaces}"]
     out += _table("memories", ["KIND", "SIZE", "DEPTH", "PARENT", "PER CORE", "DEVICE",
                                "LATENCY", "B/CYCLE"],
                   [[m.kind, format_size(m.size) or "-", str(m.depth), m.parent or "-",

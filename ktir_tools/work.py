@@ -9,8 +9,9 @@ it through its views and tiles); a table read only through indirect tiles is cha
 elements its gathers load, one written only through them the elements its scatters store. Element operations are counted in the kernel: each
 arithmetic op on tensors counts its elements, a `linalg` op the points of its iteration space
 times the arithmetic ops of its body, a matmul M x N x K; data movement (loads, stores,
-copies, broadcasts, fills) counts none, nor does an op whose result is never used or that repeats an earlier one of its
-block (what CSE and dead-code elimination drop). An op runs once per tile and loop iteration that
+copies, broadcasts, fills) counts none (a matmul's MACs are also listed apart, as
+`Work.contractions`, for a matrix engine), nor does an op whose result is never used or that
+repeats an earlier one of its block (what CSE and dead-code elimination drop). An op runs once per tile and loop iteration that
 reaches it: the interpreter's address probe (ktir/interpreter/probe.py) enumerates the
 iterations of loops whose bounds depend on the tile, constants and scalar arguments; a loop it
 cannot enumerate counts one iteration (which keeps the bound a lower bound), and an `scf.if`
@@ -73,7 +74,10 @@ def kernel_work(fn: FuncOp, specs: Iterable[ArgumentSpec], written: Iterable[str
     scalars: dict[SSAValue, object] = {fn.args[s.index]: s.value for s in specs
                                        if s.kind == "scalar"}
     pointers = {fn.args[s.index] for s in specs if s.kind == "pointer"}
-    return Work(reads, writes, element_ops(fn, grid, scalars, pointers), tiles)
+    counter = _counter(fn, grid, scalars, pointers)
+    ops = {t: n for t, n in counter.block(fn.body.block, ()).items() if n}
+    macs = tuple((t_in, t_out, n) for (t_in, t_out), n in counter.macs.items() if n)
+    return Work(reads, writes, ops, tiles, macs)
 
 
 def _is_loaded(arg: SSAValue) -> bool:
@@ -192,9 +196,14 @@ def element_ops(fn: FuncOp, grid: tuple[int, ...] = (1,),
                 pointers: Iterable[SSAValue] = ()) -> dict[str, int]:
     """Element operations per element type ("f16") of one run of `fn` on `grid`, with the
     values of its scalar arguments (`scalars`, for loop bounds) and its buffer arguments."""
-    counter = _Counter(AddressProbe(fn, grid, dict(scalars or {}), set(pointers)),
-                       math.prod(grid) if grid else 1)
+    counter = _counter(fn, grid, scalars, pointers)
     return {t: n for t, n in counter.block(fn.body.block, ()).items() if n}
+
+
+def _counter(fn: FuncOp, grid: tuple[int, ...], scalars: dict[SSAValue, object] | None,
+             pointers: Iterable[SSAValue]) -> _Counter:
+    return _Counter(AddressProbe(fn, grid, dict(scalars or {}), set(pointers)),
+                    math.prod(grid) if grid else 1)
 
 
 def _add(into: dict[str, int], more: dict[str, int], times: int = 1) -> None:
@@ -209,6 +218,9 @@ class _Counter:
         self.probe = probe
         self.tiles = tiles
         self._runs: dict[tuple[scf.ForOp, ...], int] = {}
+        # (input element type, output element type) -> the contractions' MACs (a matrix
+        # engine's share of the element ops)
+        self.macs: dict[tuple[str, str], int] = {}
 
     def runs(self, loops: tuple[scf.ForOp, ...]) -> int:
         """How often the body of the innermost of `loops` (nested, outermost first) runs,
@@ -250,7 +262,12 @@ class _Counter:
             elif op.name.startswith(_COMPUTING) and op not in live:
                 continue  # a repeat of an earlier op, or never used: no schedule does it
             elif op.name.startswith("linalg."):
-                _add(out, _linalg(op), self.runs(loops))
+                done = _linalg(op)
+                _add(out, done, self.runs(loops))
+                if op.name in _MATMULS and done:
+                    (t_out, n), = done.items()
+                    key = (_elem(op.operands[0].type), t_out)  # type: ignore[arg-type]
+                    self.macs[key] = self.macs.get(key, 0) + n * self.runs(loops)
             elif op.name.startswith(("arith.", "math.")) and op.name not in _FREE:
                 for r in op.results:
                     if isinstance(r.type, TensorType):

@@ -1,4 +1,4 @@
-"""SpyreCode: the DataflowIR dialects (`dataflow`, `agen`, `vectorchain`, `uniform`, `symbol`) and the symbolic binary + job plan.
+"""SpyreCode: the DataflowIR dialects (`dataflow`, `agen`, `vectorchain`, `matrixchain`, `uniform`, `symbol`) and the symbolic binary + job plan.
 
 Nothing heavy is imported here: each factory imports its dialect module on first use.
 """
@@ -18,6 +18,7 @@ _DIALECTS = {
     "dataflow": ("dataflow", "Dataflow"),
     "agen": ("agen", "Agen"),
     "vectorchain": ("vectorchain", "VectorChain"),
+    "matrixchain": ("matrixchain", "MatrixChain"),
     "uniform": ("uniform", "Uniform"),
     "symbol": ("symbol", "Symbol"),
 }

@@ -33,7 +33,14 @@
 //   * every other timing value is a ktir default of shared/spec/arch.md §8, written out: a
 //     core's DMA links 128 B/cycle (one stick), 100 cycles to or from DDR, 8 cycles on chip;
 //     FIFO links 1 cycle; ring links 8 cycles; op latencies simple 2, mul 3, fma 4, reduce 4,
-//     divide 8, transcendental 8, opaque 16; intervals 1 (divide and transcendental 4).
+//     divide 8, transcendental 8, opaque 16; intervals 1 (divide and transcendental 4);
+//   * the PE has a matrix engine (ktdf_arch.feature.matrix, this project's extension; no
+//     public figure): a 32 x 32 array of fp16/bf16 multiply-accumulators summing in fp32,
+//     one k step per pass, so 1,024 MACs per cycle and 64 cycles from the last pass to the
+//     result (the wavefront crossing rows + columns). Why this size: 32 x 32 is the common
+//     size of a systolic tile for fp16 inference engines, it keeps the engine's 2 TFLOP/s at
+//     1 GHz in proportion to the 64-lane SIMD (16x its fp16 rate, as matrix engines typically
+//     are), and a 32 x 512 output block at f32 (64 KiB) sits in the 2 MiB scratchpad.
 
 #core = {kind = "core"}
 // DDR: 128 GiB is an assumption; 128 B/cycle shared by all cores is ktir-cpu's 128 GB/s.
@@ -61,7 +68,9 @@
 #pe_block = {kind = "PE_Block"}
 #pe = {kind = "PE", ktdf_arch.issue_cycles = 0,
   ktdf_arch.features = {ktdf_arch.feature.compute,
-    ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 64, f32 = 32>}},  // f32: assumption
+    ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 64, f32 = 32>},  // f32: assumption
+    ktdf_arch.feature.matrix = {rows = 32, cols = 32, depth = 1, inputs = [f16, bf16],
+      accumulator = f32, macs_per_cycle = 1024, latency = 64}},              // assumption
   ktdf_arch.lanes_per_cycle = #ktdf_arch.map<f16 = 64, f32 = 32>,           // assumption
   ktdf_arch.op_latency = #ktdf_arch.map<"simple" = 2, "mul" = 3, "fma" = 4, "reduce" = 4,
     "divide" = 8, "transcendental" = 8, "opaque" = 16>,                      // assumption

@@ -29,7 +29,7 @@ from ktir.diagnostics import register_attribute_verifier
 
 PREFIX = "ktdf_arch."
 FEATURE_PREFIX = "ktdf_arch.feature."
-FEATURES = ("compute", "load", "store", "simd", "queue")
+FEATURES = ("compute", "load", "store", "simd", "matrix", "queue")
 LATENCY_CLASSES = ("simple", "mul", "fma", "reduce", "divide", "transcendental", "opaque")
 
 # Roles an operation plays for intrinsic checks.
@@ -143,6 +143,37 @@ def _check_simd(value: Attribute, feature: str) -> None:
         _int_map(lanes, "lanes", "type", 1)
 
 
+MATRIX_FIELDS = ("rows", "cols", "depth", "inputs", "accumulator", "macs_per_cycle", "latency")
+_MATRIX_INPUTS = ("f16", "bf16")
+
+
+def _check_matrix(value: Attribute, feature: str) -> None:
+    """A matrix engine (this project's extension): a `rows` x `cols` array of MACs consuming
+    `depth` steps of k per pass, `macs_per_cycle` of its MACs a cycle (at most all of them),
+    reading `inputs` (f16, bf16) and accumulating in the wider float `accumulator`."""
+    if not isinstance(value, DictionaryAttr):
+        raise _Fail("requires dictionary attribute {rows, cols, depth, inputs, accumulator, "
+                    "macs_per_cycle, latency}")
+    _fields(value, MATRIX_FIELDS, feature)
+    for name in MATRIX_FIELDS:
+        if name not in value.data:
+            raise _Fail(f"is missing field '{name}'")
+    shape = [_int(value.data[n], f"'{n}'", 1) for n in ("rows", "cols", "depth")]
+    rate = _int(value.data["macs_per_cycle"], "'macs_per_cycle'", 1)
+    if rate > math.prod(shape):
+        raise _Fail(f"'macs_per_cycle' ({rate}) exceeds the MACs of the array (rows x cols x "
+                    f"depth = {math.prod(shape)})")
+    _int(value.data["latency"], "'latency'", 0)
+    inputs = value.data["inputs"]
+    if not isinstance(inputs, ArrayAttr) or not inputs.data or not all(
+            str(t) in _MATRIX_INPUTS for t in inputs.data):
+        raise _Fail("field 'inputs' requires a non-empty array of element types among "
+                    + ", ".join(_MATRIX_INPUTS))
+    acc = value.data["accumulator"]
+    if str(acc) not in ("f32",):
+        raise _Fail(f"field 'accumulator' must be f32 (wider than every input type), got {acc}")
+
+
 def _check_queue(value: Attribute, feature: str) -> None:
     if isinstance(value, UnitAttr):
         return
@@ -161,6 +192,7 @@ _FEATURE_CHECKS: dict[str, tuple[tuple[str, ...], Callable[[Attribute, str], Non
     "load": ((EXEC_UNIT,), _check_load_store),
     "store": ((EXEC_UNIT,), _check_load_store),
     "simd": ((EXEC_UNIT,), _check_simd),
+    "matrix": ((EXEC_UNIT,), _check_matrix),
     "queue": ((LINK,), _check_queue),
 }
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, FloatAttr, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DictionaryAttr, FloatAttr, StringAttr
 from xdsl.ir import Attribute
 
 from arch_descriptions.dialects.ktdf_arch import (
@@ -267,10 +267,24 @@ def _units(s: Structure, datapaths: list[dm.Datapath],
             zero_pad="zero_pad" in simd_fields, per_core=per_core, shared=shared,
             is_corelet=s.corelet_index(unit) is not None,
             features=dm._ro(features.data if isinstance(features, DictionaryAttr) else {}),
-            op=unit)
+            op=unit, matrix=_matrix(unit.feature("matrix")))
     if no_issue:
         defaults.append("issue_cycles = 0 on units " + ", ".join(no_issue))
     return out
+
+
+def _matrix(value: Attribute | None) -> dm.MatrixEngine | None:
+    """The matrix engine of `ktdf_arch.feature.matrix` (its fields checked by the verifier)."""
+    if not isinstance(value, DictionaryAttr):
+        return None
+    f = value.data
+    n = {k: as_i64(f[k]) or 0 for k in ("rows", "cols", "depth", "macs_per_cycle", "latency")}
+    inputs = f["inputs"]
+    return dm.MatrixEngine(
+        rows=n["rows"], cols=n["cols"], depth=n["depth"],
+        inputs=tuple(str(t) for t in inputs.data) if isinstance(inputs, ArrayAttr) else (),
+        accumulator=str(f["accumulator"]), macs_per_cycle=n["macs_per_cycle"],
+        latency=n["latency"])
 
 
 def _queue_depth_out(kind: str, datapaths: list[dm.Datapath]) -> tuple[int, str]:

@@ -55,6 +55,35 @@ class Memory:
     op: Operation = field(repr=False)
 
 
+@dataclass(frozen=True)
+class MatrixEngine:
+    """A compute unit's matrix engine (`ktdf_arch.feature.matrix`, this project's extension):
+    a `rows` x `cols` array of multiply-accumulators taking `depth` steps of k per pass.
+    A block product C[m, n] += A[m, k] B[k, n] runs in passes of at most rows x depth x cols
+    (a smaller block still takes a whole pass), each pass holding the engine
+    ceil(rows x cols x depth / macs_per_cycle) cycles; the result is ready `latency` cycles
+    after the passes end."""
+
+    rows: int
+    cols: int
+    depth: int
+    inputs: tuple[str, ...]          # element types it multiplies ("f16", "bf16")
+    accumulator: str                 # element type it sums in ("f32")
+    macs_per_cycle: int
+    latency: int
+
+    def accepts(self, element_type: str) -> bool:
+        return element_type in self.inputs
+
+    def passes(self, m: int, k: int, n: int) -> int:
+        return (-(-m // self.rows)) * (-(-n // self.cols)) * (-(-k // self.depth))
+
+    def interval(self, m: int, k: int, n: int) -> int:
+        """Cycles the engine is busy with one m x k x n block product."""
+        per_pass = -(-(self.rows * self.cols * self.depth) // self.macs_per_cycle)
+        return self.passes(m, k, n) * per_pass
+
+
 @dataclass(frozen=True, eq=False)
 class Unit:
     """An execution-unit kind with its features and timing."""
@@ -78,6 +107,7 @@ class Unit:
     is_corelet: bool
     features: Mapping[str, Attribute] = field(repr=False)
     op: Operation = field(repr=False)
+    matrix: MatrixEngine | None = None   # ktdf_arch.feature.matrix (compute units only)
 
     @property
     def moves_data(self) -> bool:
@@ -200,6 +230,11 @@ class Device:
             raise op_error(unit.op, f'compute unit "{unit.kind}" has no SIMD lanes for '
                                     f"{element_type} (feature.simd lanes: {have})")
         return derived
+
+    @property
+    def matrix_engine(self) -> MatrixEngine | None:
+        """The compute unit's matrix engine (None: SIMD only)."""
+        return self.units[self.compute_kind].matrix
 
     def memory_for_space(self, space: str) -> str:
         """The memory kind behind a KTIR memory space ("global" or "ct_local")."""

@@ -6,7 +6,12 @@ lives in, every output byte written once) and its element operations, on the cor
 uses. Each resource the work must pass turns its share into cycles: a memory with its own
 `bytes_per_cycle` carries all of its traffic; the datapaths out of a memory (every instance on
 the cores used, together) carry its reads, those into it its writes; the compute units of the
-cores used carry the element operations at their lanes per cycle. To each the bound adds the
+cores used carry the element operations at their lanes per cycle. A contraction's multiply-
+accumulates (a matmul's M x N x K) are element operations of the SIMD lanes on a device without
+a matrix engine; where the compute unit has one (`ktdf_arch.feature.matrix`) that takes the
+contraction's input type, they leave the lanes' share and go to the engines of the cores used,
+at their MACs per cycle: a separate resource, so the bound takes the larger of the two, not
+their sum (a schedule may overlap the engine with the lanes). To each the bound adds the
 round trip of the latency from the global memory to the compute unit and back, so that a
 small kernel, which no schedule can stream, still gets a meaningful bound: the last byte read
 must still make the trip, the first byte written must have made it, compute sits in its
@@ -38,6 +43,9 @@ class Work:
     writes: Mapping[str, int]         # memory kind -> bytes written
     element_ops: Mapping[str, int]    # element type ("f16") -> element operations
     cores: int                        # cores the kernel's grid uses
+    # the multiply-accumulates of contractions among `element_ops`: (input element type,
+    # the element_ops type they are counted under, MACs)
+    contractions: tuple[tuple[str, str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -48,7 +56,8 @@ class Resource:
     name: str                         # "DDR", "DDR -> MNILU", "SFU"
     kind: str                         # "memory", "datapath" or "compute"
     memory: str | None                # the memory whose traffic it carries (compute: None)
-    carries: str                      # "reads", "writes", "reads + writes", "element ops"
+    carries: str                      # "reads", "writes", "reads + writes", "element ops",
+                                      # "MACs" (a matrix engine)
     rate: float = 0.0                 # bytes per cycle (memory, datapath)
     lanes: Mapping[str, float] = field(default_factory=dict)  # compute: ops/cycle by type
     instances: int = 1                # datapath or unit instances it sums
@@ -57,7 +66,8 @@ class Resource:
         n = self.instances
         if self.kind == "compute":
             per = ", ".join(f"{t}: {k:g}" for t, k in self.lanes.items()) or "1"
-            return f"{per} element ops/cycle on {n} unit{'s' * (n != 1)}"
+            what = "MACs" if self.carries == "MACs" else "element ops"
+            return f"{per} {what}/cycle on {n} unit{'s' * (n != 1)}"
         if self.kind == "memory":
             return f"{self.rate:g} B/cycle, shared by every transfer"
         return f"{self.rate:g} B/cycle over {n} link{'s' * (n != 1)}"
@@ -80,7 +90,7 @@ class Term:
     def describe(self, trip: int) -> str:
         r = self.resource
         if r.kind == "compute":
-            head = (f"{r.name}: {self.amount:.0f} element ops / ({r.describe_rate()}) = "
+            head = (f"{r.name}: {self.amount:.0f} {r.carries} / ({r.describe_rate()}) = "
                     f"{self.cycles:.0f} cycles")
         else:
             head = (f"{r.name}: {self.amount:.0f} B {r.carries} / {r.rate:g} B/cycle = "
@@ -170,6 +180,10 @@ def resources(device: Device, cores: int) -> list[Resource]:
         out.append(Resource(u.kind, "compute", None, "element ops",
                             lanes={t: float(n * k) for t, n in u.lanes_per_cycle.items()},
                             instances=k))
+        if u.matrix is not None:
+            out.append(Resource(f"{u.kind} matrix", "compute", None, "MACs",
+                                lanes={t: float(u.matrix.macs_per_cycle * k)
+                                       for t in u.matrix.inputs}, instances=k))
     return out
 
 
@@ -195,11 +209,23 @@ def roofline(device: Device, work: Work) -> Roofline:
     trip = latency if any(work.reads.values()) else _latency(
         device, device.route(device.compute_kind, device.global_memory_kind))
     terms: list[Term] = []
+    engine = device.matrix_engine
+    on_engine = [(t_in, t, n) for t_in, t, n in work.contractions
+                 if engine is not None and engine.accepts(t_in)]
+    simd_ops = dict(work.element_ops)
+    for _, t, n in on_engine:  # the engine's MACs leave the lanes' share
+        simd_ops[t] = max(0, simd_ops.get(t, 0) - n)
     for r in resources(device, work.cores):
+        if r.kind == "compute" and r.carries == "MACs":
+            if on_engine:
+                macs = sum(n for *_, n in on_engine)
+                per = max(r.lanes.values(), default=1.0)
+                terms.append(Term(r, float(macs), macs / per, trip))
+            continue
         if r.kind == "compute":
             fastest = max(r.lanes.values(), default=1.0) or 1.0
-            cycles = sum(n / (r.lanes.get(t) or fastest) for t, n in work.element_ops.items())
-            terms.append(Term(r, float(sum(work.element_ops.values())), cycles, trip))
+            cycles = sum(n / (r.lanes.get(t) or fastest) for t, n in simd_ops.items())
+            terms.append(Term(r, float(sum(simd_ops.values())), cycles, trip))
             continue
         assert r.memory is not None
         reads, writes = work.reads.get(r.memory, 0), work.writes.get(r.memory, 0)

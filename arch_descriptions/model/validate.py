@@ -173,6 +173,12 @@ def check_compute(s: Structure, global_kind: str, edges: dict[str, list[str]],
                            f"{_where(u0)}); the scheduler needs exactly one kind with "
                            "ktdf_arch.feature.compute")
     kind, unit = next(iter(kinds.items()))
+    for other in s.nodes:
+        if isinstance(other, ExecUnitOp) and other.feature("matrix") is not None \
+                and other.feature("compute") is None:
+            raise op_error(other, f"{describe(other)}: ktdf_arch.feature.matrix on a unit "
+                                  "without ktdf_arch.feature.compute (the matrix engine is "
+                                  f"part of the compute unit, here \"{kind}\")")
     back: dict[str, list[str]] = {}
     for a, bs in edges.items():
         for b in bs:

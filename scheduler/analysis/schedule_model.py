@@ -36,8 +36,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from xdsl.dialects import func, memref, scf
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, ShapedType, StringAttr
+from xdsl.dialects import arith, func, memref, scf
+from xdsl.dialects.builtin import (
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    ShapedType,
+    StringAttr,
+    TensorType,
+)
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, SSAValue
 
@@ -183,6 +190,26 @@ def _compute_cost(g: linalg.GenericOp, unit) -> tuple[float, float, int]:
     return float(latency), float(interval), len(ops)
 
 
+def _block_cost(op, unit) -> tuple[float, float] | None:
+    """(latency, interval) of an op on whole blocks in a contraction pipeline's compute stage:
+    a block product on the unit's matrix engine, or an arith op over the block's lanes."""
+    out = op.results[0].type if op.results else None
+    if unit is None or not isinstance(out, TensorType) or isinstance(op, arith.ConstantOp):
+        return None
+    if isinstance(op, linalg.MatmulOp) and unit.matrix is not None:
+        m, n = out.get_shape()
+        k = op.inputs[0].type.get_shape()[-1]  # type: ignore[attr-defined]
+        busy = unit.matrix.interval(m, k, n)
+        return float(busy + unit.matrix.latency), float(busy)
+    if not op.name.startswith("arith.") or (op.results[0].uses and all(  # folded into it
+            isinstance(u.operation, linalg.MatmulOp) for u in op.results[0].uses)):
+        return None
+    elems = math.prod(out.get_shape())
+    beats = math.ceil(elems / max(1, unit.elements_per_cycle(str(out.element_type))))
+    return (float(unit.op_latency.get(_op_class(op), 2)),
+            float(unit.op_interval.get(_op_class(op), 1) * beats))
+
+
 def _stage(s: StageOp, device, tiles: int, shared: dict[str, float]) -> Stage:
     unit_kind = s.applicable_units[0] if s.applicable_units else "?"
     unit = device.units.get(unit_kind)
@@ -209,6 +236,10 @@ def _stage(s: StageOp, device, tiles: int, shared: dict[str, float]) -> Stage:
             st.ops += count
             st.cycles += n * cyc
             lats.append(lat)
+        elif (cost := _block_cost(op, unit)) is not None:  # the contraction pipeline's
+            st.ops += 1
+            st.cycles += n * cost[1]
+            lats.append(cost[0])
     if lats:
         in_flight = getattr(unit, "max_outstanding", 1) or 1
         st.cycles += max(lats) if in_flight > 1 or not st.moves else sum(lats)

@@ -189,6 +189,42 @@ def test_roofline_of_compulsory_work(sample, spyre):
     assert (idle.bound, idle.binding_resource, idle.cycles) == ("latency", "latency", 110)
 
 
+def test_matrix_engine_of_spyre_and_not_of_sample(sample, spyre):
+    mx = spyre.matrix_engine
+    assert (mx.rows, mx.cols, mx.depth, mx.macs_per_cycle, mx.latency) == (32, 32, 1, 1024, 64)
+    assert mx.inputs == ("f16", "bf16") and mx.accumulator == "f32"
+    assert mx.accepts("f16") and not mx.accepts("f32")
+    assert mx.interval(32, 128, 32) == 128          # one pass per k step
+    assert mx.interval(32, 128, 512) == 16 * 128    # 16 column blocks
+    assert mx.interval(8, 32, 32) == 32             # a smaller block still takes whole passes
+    assert mx.interval(33, 1, 32) == 2
+    assert sample.matrix_engine is None
+    assert "PE matrix" in {r.name for r in spyre.resources(32)}
+    assert not [r for r in sample.resources(1) if r.carries == "MACs"]
+
+
+def test_roofline_of_contractions(sample, spyre):
+    # matmul_fwd_ktir: 64 x 8192 x 2048 MACs (f16) plus 16 f16 additions of 32 x 512 per tile
+    macs, adds = 64 * 8192 * 2048, 16 * 32 * 512 * 32
+    work = Work(reads={"DDR": 64 * 2048 * 2 + 2048 * 8192 * 2}, writes={"DDR": 64 * 8192 * 2},
+                element_ops={"f16": macs + adds}, cores=32, contractions=(("f16", "f16", macs),))
+    roof = spyre.roofline(work)
+    terms = {t.resource.name: t for t in roof.terms}
+    assert terms["PE matrix"].cycles == macs / (1024 * 32)
+    assert terms["PE"].cycles == adds / (64 * 32)    # the lanes keep only the additions
+    assert roof.binding_resource == "DDR"            # 34 MiB over 128 B/cycle binds
+    compute_only = Work({}, {}, {"f16": macs}, 32, (("f16", "f16", macs),))
+    roof = spyre.roofline(compute_only)
+    assert (roof.binding_resource, roof.bound) == ("PE matrix", "compute")
+    assert roof.describe().startswith(f"PE matrix: {macs} MACs / (f16: 32768, bf16: 32768 "
+                                      "MACs/cycle on 32 units) = 32768 cycles")
+    # without an engine (or for a type it does not take) the MACs stay on the lanes
+    assert sample.roofline(Work({}, {}, {"f16": macs}, 1, (("f16", "f16", macs),))
+                           ).binding_resource == "SFU"
+    f32 = spyre.roofline(Work({}, {}, {"f32": 1 << 20}, 32, (("f32", "f32", 1 << 20),)))
+    assert f32.binding_resource == "PE"
+
+
 def test_spyre_is_32_cores_with_2mib_scratchpads(spyre):
     assert spyre.max_cores == 32
     assert spyre.corelets_per_core == 1

@@ -19,10 +19,13 @@ LAYOUT = "layout_map = affine_map<(d0, d1) -> (d0 * 64 + d1)>"
 
 
 def device(depth: int = 2, scratchpad: int = 4096, store_bandwidth: int = 128,
-           dma: bool = False, queue_bytes: int | None = None) -> Device:
+           dma: bool = False, queue_bytes: int | None = None,
+           matrix: str | None = None) -> Device:
     """One core template: GM -> LU -> CU -> SU -> GM (and SP <-> LU/SU), FIFOs of `depth`
     (and `queue_bytes` bytes in flight) between the units, `store_bandwidth` bytes per cycle
-    from SU to GM; with `dma` also a DMA unit DU copying between GM and SP both ways."""
+    from SU to GM; with `dma` also a DMA unit DU copying between GM and SP both ways; `matrix`:
+    the fields of a matrix engine on CU (`rows = 8, cols = 8, ...`)."""
+    mx = f",\n      ktdf_arch.feature.matrix = {{{matrix}}}" if matrix else ""
     size = f", size = {queue_bytes}" if queue_bytes is not None else ""
     q = (f"ktdf_arch.features = {{ktdf_arch.feature.queue = {{depth = {depth}{size}, "
          "ordered}}, ktdf_arch.bytes_per_cycle = 128")
@@ -37,7 +40,7 @@ def device(depth: int = 2, scratchpad: int = 4096, store_bandwidth: int = 128,
   group {{kind = "core"}} share(%gm) {{
     %sp = memory {{kind = "SP", size = {scratchpad}}}
     %cu = exec_unit {{kind = "CU", ktdf_arch.features = {{ktdf_arch.feature.compute,
-      ktdf_arch.feature.simd = {{lanes = #ktdf_arch.map<f16 = 64>}}}}}}
+      ktdf_arch.feature.simd = {{lanes = #ktdf_arch.map<f16 = 64>}}{mx}}}}}
     %lu = exec_unit {{kind = "LU", ktdf_arch.features = {{ktdf_arch.feature.load}}}}
     %su = exec_unit {{kind = "SU", ktdf_arch.features = {{ktdf_arch.feature.store}}}}
     datapath {{ktdf_arch.bytes_per_cycle = 128, ktdf_arch.latency = 2}} %gm to %lu : memory, exec_unit

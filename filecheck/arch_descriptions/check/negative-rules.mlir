@@ -209,3 +209,15 @@ func.func private @kernel() attributes {ktdf_arch.features = "simd"}
 
 func.func private @negative_no_device()
 // CHECK: negative-rules.mlir:[[# @LINE - 2]]:1: error: expected a ktdf_arch.device, found none
+
+// -----
+
+ktdf_arch.device @negative_matrix_off_compute {
+  %ddr = memory {kind = "DDR"}
+  %sfu = exec_unit {kind = "SFU", ktdf_arch.features = {ktdf_arch.feature.compute}}
+  %mx = exec_unit {kind = "MX", ktdf_arch.features = {ktdf_arch.feature.matrix = {rows = 8, cols = 8, depth = 1, inputs = [f16], accumulator = f32, macs_per_cycle = 64, latency = 4}}}
+  datapath %ddr to %sfu : memory, exec_unit
+  datapath %sfu to %ddr : exec_unit, memory
+  datapath %ddr to %mx : memory, exec_unit
+}
+// CHECK: negative-rules.mlir:[[# @LINE - 5]]:3: error: 'ktdf_arch.exec_unit' op exec_unit "MX": ktdf_arch.feature.matrix on a unit without ktdf_arch.feature.compute (the matrix engine is part of the compute unit, here "SFU")

@@ -248,7 +248,7 @@ ktdf_arch.device @negative_queue_size_string {
 ktdf_arch.device @negative_unknown_feature {
   exec_unit {kind = "SFU", ktdf_arch.features = {ktdf_arch.feature.vector}}
 }
-// CHECK: invalid.mlir:[[# @LINE - 2]]:3: error: 'ktdf_arch.exec_unit' op unrecognized 'ktdf_arch' feature: ktdf_arch.feature.vector (expected one of: ktdf_arch.feature.compute, ktdf_arch.feature.load, ktdf_arch.feature.store, ktdf_arch.feature.simd, ktdf_arch.feature.queue)
+// CHECK: invalid.mlir:[[# @LINE - 2]]:3: error: 'ktdf_arch.exec_unit' op unrecognized 'ktdf_arch' feature: ktdf_arch.feature.vector (expected one of: ktdf_arch.feature.compute, ktdf_arch.feature.load, ktdf_arch.feature.store, ktdf_arch.feature.simd, ktdf_arch.feature.matrix, ktdf_arch.feature.queue)
 
 // -----
 
@@ -437,3 +437,52 @@ ktdf_arch.device @negative_switch_shape {
   %s:2 = switch [2] {connectivity = dense<true> : tensor<3x3xi1>}
 }
 // CHECK: error: 'ktdf_arch.switch' op expected connectivity of type tensor<2x2xi1>
+
+// -----
+
+ktdf_arch.device @negative_matrix_not_dict {
+  exec_unit {kind = "PE", ktdf_arch.features = {ktdf_arch.feature.compute, ktdf_arch.feature.matrix}}
+}
+// CHECK: invalid.mlir:[[# @LINE - 2]]:3: error: 'ktdf_arch.exec_unit' op 'ktdf_arch.feature.matrix' intrinsic requires dictionary attribute {rows, cols, depth, inputs, accumulator, macs_per_cycle, latency}
+
+// -----
+
+ktdf_arch.device @negative_matrix_missing_field {
+  exec_unit {kind = "PE", ktdf_arch.features = {ktdf_arch.feature.matrix = {rows = 32, cols = 32, depth = 1, inputs = [f16], accumulator = f32, latency = 4}}}
+}
+// CHECK: invalid.mlir:[[# @LINE - 2]]:3: error: 'ktdf_arch.exec_unit' op 'ktdf_arch.feature.matrix' intrinsic is missing field 'macs_per_cycle'
+
+// -----
+
+ktdf_arch.device @negative_matrix_rate_over_array {
+  exec_unit {kind = "PE", ktdf_arch.features = {ktdf_arch.feature.matrix = {rows = 8, cols = 8, depth = 1, inputs = [f16], accumulator = f32, macs_per_cycle = 128, latency = 4}}}
+}
+// CHECK: invalid.mlir:[[# @LINE - 2]]:3: error: 'ktdf_arch.exec_unit' op 'ktdf_arch.feature.matrix' intrinsic 'macs_per_cycle' (128) exceeds the MACs of the array (rows x cols x depth = 64)
+
+// -----
+
+ktdf_arch.device @negative_matrix_rows_zero {
+  exec_unit {kind = "PE", ktdf_arch.features = {ktdf_arch.feature.matrix = {rows = 0, cols = 8, depth = 1, inputs = [f16], accumulator = f32, macs_per_cycle = 1, latency = 4}}}
+}
+// CHECK: invalid.mlir:[[# @LINE - 2]]:3: error: 'ktdf_arch.exec_unit' op 'ktdf_arch.feature.matrix' intrinsic 'rows' must be > 0, got 0
+
+// -----
+
+ktdf_arch.device @negative_matrix_input_type {
+  exec_unit {kind = "PE", ktdf_arch.features = {ktdf_arch.feature.matrix = {rows = 8, cols = 8, depth = 1, inputs = [i8], accumulator = f32, macs_per_cycle = 64, latency = 4}}}
+}
+// CHECK: invalid.mlir:[[# @LINE - 2]]:3: error: 'ktdf_arch.exec_unit' op 'ktdf_arch.feature.matrix' intrinsic field 'inputs' requires a non-empty array of element types among f16, bf16
+
+// -----
+
+ktdf_arch.device @negative_matrix_accumulator {
+  exec_unit {kind = "PE", ktdf_arch.features = {ktdf_arch.feature.matrix = {rows = 8, cols = 8, depth = 1, inputs = [f16], accumulator = f16, macs_per_cycle = 64, latency = 4}}}
+}
+// CHECK: invalid.mlir:[[# @LINE - 2]]:3: error: 'ktdf_arch.exec_unit' op 'ktdf_arch.feature.matrix' intrinsic field 'accumulator' must be f32 (wider than every input type), got f16
+
+// -----
+
+ktdf_arch.device @negative_matrix_unknown_field {
+  exec_unit {kind = "PE", ktdf_arch.features = {ktdf_arch.feature.matrix = {rows = 8, cols = 8, depth = 1, inputs = [f16], accumulator = f32, macs_per_cycle = 64, latency = 4, shape = 3}}}
+}
+// CHECK: invalid.mlir:[[# @LINE - 2]]:3: error: 'ktdf_arch.exec_unit' op 'ktdf_arch.feature.matrix' intrinsic unknown field 'shape' of ktdf_arch.feature.matrix (expected one of: rows, cols, depth, inputs, accumulator, macs_per_cycle, latency)

@@ -398,8 +398,17 @@ class BuildThreeStagePipeline(RewritePattern):
                     what = "read by" if isinstance(acc.op, ktdp.LoadOp) else "storing"
                     raise op_error(acc.op, f"an indirect access tile {what} a reduction: not "
                                            "supported by the scheduler yet")
-            # the reduction builder extends this module's Builder: imported where needed
+            # the contraction and reduction builders extend this module's Builder: imported
+            # where needed; contractions go to the matrix engine when the device has one
+            from scheduler.conversion.ktir_to_ktdf.contraction_pipeline import (
+                ContractionBuilder,
+                matrix_plan,
+            )
             from scheduler.conversion.ktir_to_ktdf.reduction_pipeline import ReductionBuilder
+
+            if (plan := matrix_plan(group, self.device)) is not None:
+                ContractionBuilder(fn, self.device, group, rewriter, plan).build()
+                return
 
             ReductionBuilder(fn, self.device, group, rewriter).build()
             return

@@ -16,7 +16,7 @@ from scheduler.conversion.ktdf_to_dfir.ktdflowering_to_dfir.programs import Prog
 def test_every_family_is_assembled() -> None:
     helpers = ("programs", "masked")  # the split into programs; masked DMA for transfers
     families = [m.name for m in pkgutil.iter_modules(pkg.__path__) if m.name not in helpers]
-    assert sorted(families) == ["buffering", "compute", "control", "indirect", "signals",
+    assert sorted(families) == ["buffering", "compute", "control", "indirect", "matrix", "signals",
                                 "symbols", "transfers"]
     for name in families:
         family = importlib.import_module(f"{pkg.__name__}.{name}")

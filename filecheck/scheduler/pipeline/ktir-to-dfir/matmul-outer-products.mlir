@@ -9,6 +9,9 @@
 /// elements, and updates both rows' partials, acc[:, 0, :] += A[:, k] (broadcast along n) *
 /// B[k, :] (broadcast along m), in f32 from 0; the lane fold over k (one lane) adds the
 /// init, and the result is rounded once and written as one 2x32 block.
+/// (On spyre's units without its matrix engine, Inputs/spyre-simd.mlir: with it the
+/// contraction pipeline takes over, scheduler/conversion/ktir_to_ktdf/
+/// construct-three-stage-pipeline/contractions.mlir.)
 
 // CHECK-LABEL: func.func @local_schedule_0(
 // CHECK:         ktdf.data_transfer from %{{[^[]+}}[%{{.*}} * 2, %{{.*}}] size [2, 32] to %[[BUFA:[a-z_0-9]+]][0, 0] size [2, 32]
@@ -42,7 +45,7 @@
 // CHECK:       } {applicable_units = ["PE"]}
 // CHECK:         ktdf.data_transfer from %{{.*}} size [64] to %{{[^[]+}}[0, 0] size [2, 32]
 
-ktdf_arch.device @spyre import("spyre.mlir")
+ktdf_arch.device @spyre_simd import("Inputs/spyre-simd.mlir")
 #a_all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 31 >= 0)>
 #b_all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 31 >= 0)>
 #id = affine_map<(d0, d1) -> (d0, d1)>

@@ -11,6 +11,8 @@ bodies its pattern checks itself (`WHOLE`, optional), added to `FAMILIES`:
 * indirect.py  — `ktdf.ind_data_transfer` (gathers, scatters) to
   `agen.composite_indirect_load_and_store`;
 * compute.py   — the fused `linalg.generic` to `vectorchain`;
+* matrix.py    — block products (`linalg.matmul` of a contraction pipeline) to
+  `matrixchain.matmul`, arith on whole blocks to `vectorchain`;
 * symbols.py   — views and buffers to logical memory views, kernel arguments to symbols;
 * buffering.py — buffer phases and selections (double buffering) to a rotating start address.
 """
@@ -28,6 +30,7 @@ from scheduler.conversion.ktdf_to_dfir.ktdflowering_to_dfir import (
     compute,
     control,
     indirect,
+    matrix,
     signals,
     symbols,
     transfers,
@@ -39,7 +42,7 @@ from scheduler.conversion.ktdf_to_dfir.ktdflowering_to_dfir.programs import (
 from scheduler.rewriting import apply_patterns, dead_code
 from spyrecode.dialects.dataflow import ProgramUnitOp
 
-FAMILIES = (control, signals, transfers, indirect, compute, symbols, buffering)
+FAMILIES = (control, signals, transfers, indirect, compute, matrix, symbols, buffering)
 LOWERED: tuple[type[Operation], ...] = tuple(t for f in FAMILIES for t in f.LOWERED)
 WHOLE: tuple[type[Operation], ...] = tuple(t for f in FAMILIES for t in getattr(f, "WHOLE", ()))
 

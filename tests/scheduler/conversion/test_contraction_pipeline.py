@@ -1,0 +1,70 @@
+"""When the contraction pipeline takes a group (scheduler/conversion/ktir_to_ktdf/
+contraction_pipeline.py) and the block it picks: the widest column block, a multiple of the
+engine's columns, whose operands for every k step fit half the scratchpad; else the SIMD path."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+from xdsl.dialects import func
+
+from arch_descriptions.model import load_device
+from ktir.context import load_module
+from ktir.dialects import ktdp
+from scheduler.conversion.ktir_to_ktdf.contraction_pipeline import matrix_plan
+from scheduler.conversion.ktir_to_ktdf.elementwise_fusion import fuse_group
+from scheduler.driver import compile_module
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _group(kernel: Path, args: dict[str, str] | None = None):
+    """The fused compute group of a one-group kernel, as construct-three-stage-pipeline sees
+    it."""
+    out = compile_module(load_module(kernel), "spyre", emit="ktdf", args=args,
+                         stop_at="tile-invariant-groups").module
+    for f in out.walk():
+        if isinstance(f, func.FuncOp) and not f.is_declaration:
+            stores = [s for s in f.body.block.ops if isinstance(s, ktdp.StoreOp)]
+            if stores:
+                return fuse_group(stores)
+    raise AssertionError(f"{kernel.name}: no compute group")
+
+
+@dataclasses.dataclass
+class _Device:
+    matrix_engine: object
+    scratchpad_bytes: int | None
+
+
+@pytest.fixture(scope="module")
+def spyre():
+    return load_device("spyre")
+
+
+def test_blocks_of_the_k_loop_matmuls(spyre) -> None:
+    small = _group(ROOT / "tests" / "ktir_tools" / "matmul" / "matmul_ksteps.mlir")
+    plan = matrix_plan(small, spyre)
+    assert plan is not None and plan.block == (16, 32, 64) and len(plan.steps) == 2
+    big = _group(ROOT / "examples" / "kernels" / "matmul_1024.mlir")
+    plan = matrix_plan(big, spyre)
+    # 8 k steps of 256 x 128 (A) and 128 x Nb (B): Nb = 128 is the widest in 1 MiB
+    assert plan is not None and plan.block == (256, 128, 128) and len(plan.steps) == 8
+
+
+def test_a_smaller_scratchpad_narrows_the_block_or_leaves_the_simd_path(spyre) -> None:
+    small = _group(ROOT / "tests" / "ktir_tools" / "matmul" / "matmul_ksteps.mlir")
+    engine = spyre.matrix_engine
+    # 2 x (16 x 32 + 32 x Nb) x 2 B + 16 x Nb x 2 B <= half of 16 KiB: Nb = 32
+    assert matrix_plan(small, _Device(engine, 16384)).block == (16, 32, 32)
+    assert matrix_plan(small, _Device(engine, 4096)) is None  # not even 32 columns fit
+    assert matrix_plan(small, _Device(None, 1 << 21)) is None  # SIMD only
+    f16_only = dataclasses.replace(engine, inputs=("bf16",))
+    assert matrix_plan(small, _Device(f16_only, 1 << 21)) is None  # inputs it does not take
+
+
+def test_a_reduction_that_is_not_a_contraction_stays_on_simd(spyre) -> None:
+    rows = _group(ROOT / "examples" / "kernels" / "softmax.mlir", {"M": "64"})
+    assert rows.reductions() and matrix_plan(rows, spyre) is None
