@@ -3,9 +3,10 @@
 /// How many rows an instance of a matmul covers: here two k chunks of 32 (the kernel rounds
 /// each chunk's product to f16 and adds them), so each row has two partial vectors of 32
 /// f32; spyre's PE holds 16 vectors (2 KiB), so 8 of the 16 rows per instance (Mt = 8, two
-/// instances along m). Each instance's DMA brings A's 8x32 blocks and B's 32x32 blocks once;
-/// per k the load unit sends one A column of 8 and one B row per chunk, and the compute stage
-/// carries one 8-row partial per chunk.
+/// instances along m; on spyre's units without its matrix engine, Inputs/spyre-simd.mlir).
+/// Each instance's DMA brings A's 8x32 blocks and B's 32x32 blocks once; per k the load unit
+/// sends one A column of 8 and one B row per chunk, and the compute stage carries one 8-row
+/// partial per chunk.
 
 // CHECK-LABEL: func.func @local_schedule_0(
 // CHECK:         scf.for %[[M:v0]] = %{{.*}} to %{{.*}} step %{{.*}} {
@@ -24,7 +25,7 @@
 // CHECK:         ktdf.data_transfer from %{{.*}} size [256] to %[[C:[0-9]+]][0, 0] size [8, 32]
 // CHECK:         ktdf.data_transfer from %[[C]][0, 0] size [8, 32] to %{{[^[]+}}[%[[M]] * 8, {{.*}}] size [8, 32]
 
-ktdf_arch.device @spyre import("spyre.mlir")
+ktdf_arch.device @spyre_simd import("Inputs/spyre-simd.mlir")
 #a_all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #b_all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 31 >= 0)>
 #c_all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 31 >= 0)>
