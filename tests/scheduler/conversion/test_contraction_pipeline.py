@@ -57,8 +57,12 @@ def test_blocks_of_the_k_loop_matmuls(spyre) -> None:
 def test_a_smaller_scratchpad_narrows_the_block_or_leaves_the_simd_path(spyre) -> None:
     small = _group(ROOT / "tests" / "ktir_tools" / "matmul" / "matmul_ksteps.mlir")
     engine = spyre.matrix_engine
-    # 2 x (16 x 32 + 32 x Nb) x 2 B + 16 x Nb x 2 B <= half of 16 KiB: Nb = 32
-    assert matrix_plan(small, _Device(engine, 16384)).block == (16, 32, 32)
+    # footprint 2 x (16 x 32 + 32 x Nb) x 2 B + 16 x Nb x 2 B: Nb = 64 (the tile) takes 12 KiB,
+    # Nb = 32 7 KiB. Half the scratchpad (double-buffered) when the whole tile fits there:
+    assert matrix_plan(small, _Device(engine, 32768)).block == (16, 32, 64)
+    # else the widest block of the whole scratchpad, when wider (A read by fewer instances):
+    assert matrix_plan(small, _Device(engine, 16384)).block == (16, 32, 64)
+    assert matrix_plan(small, _Device(engine, 8192)).block == (16, 32, 32)
     assert matrix_plan(small, _Device(engine, 4096)) is None  # not even 32 columns fit
     assert matrix_plan(small, _Device(None, 1 << 21)) is None  # SIMD only
     f16_only = dataclasses.replace(engine, inputs=("bf16",))

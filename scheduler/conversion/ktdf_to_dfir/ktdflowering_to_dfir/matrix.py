@@ -9,9 +9,9 @@ becomes
 
 The widening casts of the operands fold into the engine (it multiplies f16/bf16 exactly into
 f32); a matmul of blocks the engine does not take (f32 operands) is an error naming the op.
-An arith op on whole blocks (the kernel's rounding and accumulation) is its element-wise
-recipe (`scheduler.analysis.compute_ops`) on vectors of the block's lanes; a splat tensor
-constant a `constant_bitstream`. Each pattern waits until its operands are vectors (the FIFO
+An element-wise op on whole blocks (arith or math: the kernel's rounding and accumulation, an
+FFN's silu of the product) is its element-wise recipe (`scheduler.analysis.compute_ops`) on
+vectors of the block's lanes; a splat tensor constant a `constant_bitstream`. Each pattern waits until its operands are vectors (the FIFO
 reads lowered by transfers.py, the fill by compute.py).
 """
 
@@ -74,14 +74,15 @@ class LowerMatmul(RewritePattern):
 
 
 class LowerBlockArith(RewritePattern):
-    """An arith op on whole blocks in a compute program, once its operands are vectors."""
+    """An element-wise op on whole blocks in a compute program, once its operands are vectors."""
 
     def __init__(self, programs: Programs):
         self.programs = programs
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not op.results or not isinstance(t := op.results[0].type, TensorType) \
-                or not op.name.startswith("arith.") or self.programs.of(op) is None:
+                or not (op.name in SCALAR_OPS or isinstance(op, arith.ConstantOp)) \
+                or self.programs.of(op) is None:
             return
         v = VectorchainBuilder(math.prod(t.get_shape()))
         if isinstance(op, arith.ConstantOp):
