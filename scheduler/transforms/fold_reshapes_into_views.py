@@ -74,8 +74,14 @@ def whole_contiguous_view(tile: SSAValue) -> ktdp.ConstructMemoryViewOp | None:
 
 
 def _static(op: Reshape) -> bool:
-    return all(isinstance(v.type, TensorType) and v.type.has_static_shape()
-               for v in (op.src, op.result))
+    """Static shapes, and a reshape that merges or splits dimensions larger than 1: one that
+    only adds or drops unit dimensions (to a 0-d tensor, say: ktir-cpu's scalar_broadcast)
+    is the fusion's, which folds it into the indexing."""
+    types = [v.type for v in (op.src, op.result)]
+    if not all(isinstance(t, TensorType) and t.has_static_shape() for t in types):
+        return False
+    wide = [[d for d in t.get_shape() if d != 1] for t in types]  # type: ignore[attr-defined]
+    return wide[0] != wide[1]
 
 
 def _tile_as(view: ktdp.ConstructMemoryViewOp, shape: list[int], rewriter: PatternRewriter,

@@ -21,7 +21,7 @@ def run(name: str, **args):
 def test_every_example_is_covered():
     covered = {"add_96x64", "distributed_rotate", "paged_gather", "softmax", "layernorm",
                "rmsnorm", "matmul", "gather_add", "scatter_add", "allreduce", "bias_add", "eltwise_chain",
-               "mul_max"}
+               "mul_max", "matmul_512", "matmul_1024"}
     assert {p.stem for p in KERNELS.glob("*.mlir")} == covered
 
 
@@ -109,6 +109,19 @@ def test_matmul():
     c = a @ b  # |c| < ~40: 3 fp16 roundings of the accumulator stay within 0.1
     np.testing.assert_allclose(r.outputs["C"].astype(np.float64), c, rtol=0, atol=0.1)
     assert r.outputs["C"].shape == (64, 8192)
+
+
+@pytest.mark.parametrize("n", [512, 1024])
+def test_square_matmuls(n):
+    """K in steps of 128, the fp16 accumulator block rounded after each step (the kernel's
+    iter_args): each step's f32 sum of products plus the accumulator, rounded once."""
+    r = run(f"matmul_{n}")
+    a, b = r.inputs["A"].astype(np.float32), r.inputs["B"].astype(np.float32)
+    acc = np.zeros((n, n), np.float16)
+    for k in range(0, n, 128):
+        acc = (acc.astype(np.float32) + a[:, k:k + 128] @ b[k:k + 128]).astype(np.float16)
+    # only the f32 summation order may differ: within an fp16 ulp of the result
+    np.testing.assert_allclose(r.outputs["C"].astype(np.float32), acc, rtol=1e-3, atol=1e-2)
 
 
 def test_gather_add():

@@ -84,3 +84,35 @@ func.func @partial_and_strided(%a: index, %b: index) attributes {grid = [1]} {
   ktdp.store %flat2, %st : tensor<32xf16>, !ktdp.access_tile<32xindex>
   return
 }
+
+// -----
+
+/// A reshape of unit dimensions only (ktir-cpu's scalar_broadcast: a 1x1 load collapsed to a
+/// 0-d tensor) stays for the fusion: no 0-d view is made.
+
+// CHECK-LABEL: func.func @unit_dims_only(
+// CHECK:         %[[L:.*]] = ktdp.load %{{.*}} : <1x1xindex> -> tensor<1x1xf16>
+// CHECK-NEXT:    %[[S:.*]] = tensor.collapse_shape %[[L]] [] : tensor<1x1xf16> into tensor<f16>
+// CHECK-NOT:     memref<f16>
+#m2 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @unit_dims_only(%a: index, %o: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %av = ktdp.construct_memory_view %a, sizes: [1, 1], strides: [1, 1] {
+    coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 >= 0)>,
+    memory_space = #ktdp.memory_space<global>} : memref<1x1xf16>
+  %at = ktdp.construct_access_tile %av[%c0, %c0] {
+      access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 >= 0)>,
+      access_tile_order = affine_map<(d0, d1) -> (d0, d1)>}
+      : memref<1x1xf16> -> !ktdp.access_tile<1x1xindex>
+  %l = ktdp.load %at : !ktdp.access_tile<1x1xindex> -> tensor<1x1xf16>
+  %s = tensor.collapse_shape %l [] : tensor<1x1xf16> into tensor<f16>
+  %e = tensor.empty() : tensor<2x64xf16>
+  %b = linalg.broadcast ins(%s : tensor<f16>) outs(%e : tensor<2x64xf16>) dimensions = [0, 1]
+  %ov = ktdp.construct_memory_view %o, sizes: [2, 64], strides: [64, 1] {
+    coordinate_set = #m2, memory_space = #ktdp.memory_space<global>} : memref<2x64xf16>
+  %ot = ktdp.construct_access_tile %ov[%c0, %c0] {access_tile_set = #m2, access_tile_order = #id}
+      : memref<2x64xf16> -> !ktdp.access_tile<2x64xindex>
+  ktdp.store %b, %ot : tensor<2x64xf16>, !ktdp.access_tile<2x64xindex>
+  return
+}
