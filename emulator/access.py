@@ -160,7 +160,9 @@ class Access:
                 pts, _, _ = affine.enumerate_points(aset, order)
             except affine.UnboundedSetError as e:
                 raise UnsupportedOpError(str(e), op=op) from None
-        self.points = np.asarray(pts, dtype=np.int64).reshape(-1, rank)
+        arr = np.asarray(pts, dtype=np.int64)
+        # a 0-d memref has one point of no coordinates: (1, 0), which -1 cannot infer
+        self.points = arr.reshape(-1, rank) if rank else arr.reshape(len(arr), 0)
         self.n = len(self.points)
         self.rank = rank
         self.pmin = self.points.min(axis=0) if self.n else np.zeros(rank, np.int64)
