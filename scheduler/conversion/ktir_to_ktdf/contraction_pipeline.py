@@ -50,11 +50,10 @@ from dataclasses import dataclass
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, TensorType
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from ktir.dialects import ktdp
-from scheduler.analysis.compute_ops import element_of
 from scheduler.conversion.ktir_to_ktdf.construct_three_stage_pipeline import (
     Builder,
     transfer_mask,
@@ -105,7 +104,7 @@ class Plan:
     block: tuple[int, int, int]      # (Mt, kc, Nb): one instance's block of (m, k, n)
 
 
-def _operand(n: Node, engine) -> Leaf | None:
+def _operand(n: Node) -> Leaf | None:
     """A leaf of an input type the engine takes, directly or through `arith.extf`."""
     if isinstance(n, Apply) and isinstance(n.template, arith.ExtFOp) and len(n.args) == 1:
         n = n.args[0]
@@ -124,7 +123,7 @@ def _step(r: Reduce, group: FusedGroup, engine) -> Step | None:
     (contrib,) = r.args
     if not (isinstance(contrib, Apply) and isinstance(contrib.template, arith.MulfOp)):
         return None
-    a, b = (_operand(x, engine) for x in contrib.args)
+    a, b = (_operand(x) for x in contrib.args)
     if a is None or b is None or leaf_dims(a) != _A_DIMS or leaf_dims(b) != _B_DIMS:
         return None
     ta, tb = (str(group.loads[x.load].element_type) for x in (a, b))
@@ -300,12 +299,7 @@ class _TensorTail:
             v = self.products[k[1]][1]  # type: ignore[index]
         else:
             assert isinstance(n, Apply)
-            args = [self.emit(a) for a in n.args]
-            t = n.template
-            elems: list[Attribute] = [element_of(r.type) for r in t.results]
-            new = type(t).create(operands=args,
-                                 result_types=[TensorType(e, self.shape) for e in elems],
-                                 properties=dict(t.properties), attributes=dict(t.attributes))
+            new = n.rebuild([self.emit(a) for a in n.args], self.shape)
             self.ops.append(new)
             v = new.results[n.result]
         self.values[k] = v

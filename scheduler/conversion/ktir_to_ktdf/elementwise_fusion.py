@@ -30,6 +30,7 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IntegerAttr,
     ShapedType,
+    TensorType,
 )
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -97,6 +98,16 @@ class Apply:
     template: Operation  # a scalar op (e.g. arith.addf) to clone with new operands
     args: tuple[Node, ...]
     result: int = 0  # which result of the template
+
+    def rebuild(self, operands: list[SSAValue], shape: list[int] | None = None) -> Operation:
+        """The template on `operands`: on scalars (tensor-level ops become element ops), or
+        on whole tensors of `shape`."""
+        t = self.template
+        elems = [element_of(r.type) for r in t.results]
+        return type(t).create(operands=operands,
+                              result_types=elems if shape is None else
+                              [TensorType(e, shape) for e in elems],
+                              properties=dict(t.properties), attributes=dict(t.attributes))
 
 
 @dataclass(frozen=True)
@@ -574,12 +585,7 @@ def build_body(group: FusedGroup, leaves: list[Leaf], element_types: list[Attrib
             key = (n.template, n.args)
             new = emitted.get(key)
             if new is None:
-                args = [emit(a) for a in n.args]
-                t = n.template  # rebuilt on scalars: tensor-level ops become element ops
-                new = type(t).create(operands=args,
-                                     result_types=[element_of(r.type) for r in t.results],
-                                     properties=dict(t.properties),
-                                     attributes=dict(t.attributes))
+                new = n.rebuild([emit(a) for a in n.args])
                 block.add_op(new)
                 emitted[key] = new
             v = new.results[n.result]

@@ -429,12 +429,7 @@ class ReductionBuilder(Builder):
                 key = (n.template, n.args)
                 new = emitted.get(key)
                 if new is None:
-                    args = [emit(a) for a in n.args]
-                    t = n.template
-                    new = type(t).create(operands=args,
-                                         result_types=[_element(r) for r in t.results],
-                                         properties=dict(t.properties),
-                                         attributes=dict(t.attributes))
+                    new = n.rebuild([emit(a) for a in n.args])
                     block.add_op(new)
                     emitted[key] = new
                 v = new.results[n.result]
