@@ -95,6 +95,8 @@ def covers(lo: int, hi: int, runs: Runs, rlo: int, rhi: int, rruns: Runs) -> boo
         return False
     if runs is None:
         return True
+    if runs is rruns:  # one pattern (runs are interned): a shifted copy covers only itself
+        return lo == rlo
     a, i = _absolute(lo, hi, runs), 0
     for x, y in _absolute(rlo, rhi, rruns):
         while i < len(a) and a[i][1] <= x:

@@ -326,6 +326,19 @@ def test_exact_overlap_and_cover_agree_with_byte_sets(a: list[bool], b: list[boo
     assert sorted(pages_of(lo, hi, runs)) == sorted({i >> PAGE_BITS for i in xs})
 
 
+@given(a=runs_st, at=st.integers(0, 300), bt=st.integers(0, 300))
+@settings(max_examples=200, deadline=None)
+def test_cover_by_one_shared_pattern_agrees_with_byte_sets(a: list[bool], at: int,
+                                                           bt: int) -> None:
+    """Two accesses of one site share their (interned) runs object: `covers` answers from the
+    offsets alone, and must agree with the byte sets."""
+    x, y = _as_access(a, at), _as_access(a, bt)
+    if x is None or y is None:
+        return
+    (lo, hi, runs, xs), (rlo, rhi, _, ys) = x, y
+    assert covers(lo, hi, runs, rlo, rhi, runs) == (ys <= xs)
+
+
 def _in_place(cu: str) -> str:
     """LU reads rows 0..3 of GM at symbol -1 and sends them to CU; CU forwards each row to SU
     (`cu` 'recv,send'), or sends SU a row of ones before receiving each (`send,recv`); SU
