@@ -307,25 +307,40 @@ def kernels(tmp: Path) -> list[tuple[str, Path, dict[str, str]]]:
     ]
 
 
-# fp16 matmuls on spyre's matrix engine (the contraction pipeline): one row each, what binds
+# fp16 matmuls: on spyre's matrix engine (the contraction pipeline) and on the same machine
+# without it (`spyre_simd`: spyre's description with a SIMD-only PE, the SIMD contraction of
+# reduction_pipeline.py); one row each, what binds. The SIMD rows emulate for minutes.
 MATMULS = [("matmul_512", "matmul_512.mlir"), ("matmul_1024", "matmul_1024.mlir")]
+MATMUL_DEVICES = ("spyre", "spyre_simd")
 
 
-def matmul_rows(only: str | None) -> None:
-    """Cycles, bound, binding resource and efficiency of the MATMULS on spyre."""
+def simd_spyre(tmp: Path) -> Path:
+    """spyre's description with a SIMD-only PE (its generator's `matrix=False`)."""
+    from arch_descriptions.generate_spyre import describe_spyre
+
+    path = tmp / "spyre_simd.mlir"
+    path.write_text(describe_spyre(32, "spyre_simd", matrix=False))
+    return path
+
+
+def matmul_rows(only: str | None, tmp: Path, simd: bool = True) -> None:
+    """Cycles, bound, binding resource and efficiency of the MATMULS on spyre, with and
+    without its matrix engine."""
     from ktir_tools.run import run_and_check
 
     print(f"\n{'kernel':<22} {'device':<14} {'cycles':>9} {'bound':>8} {'binding':<10} "
           f"{'eff':>5} {'compile s':>9} {'emulate s':>9} match")
+    devices = {"spyre": "spyre", "spyre_simd": str(simd_spyre(tmp))}
     for name, file in MATMULS:
         if only and only not in name:
             continue
-        r = run_and_check(ROOT / "examples" / "kernels" / file, "spyre")
-        em = r.emulation
-        print(f"{name:<22} {'spyre':<14} {em.cycles:>9,} {em.roofline_cycles:>8,} "
-              f"{em.binding_resource:<10} {em.efficiency:>5.2f} {r.compile_seconds:>9.2f} "
-              f"{r.emulate_seconds:>9.2f} {r.match}")
-        sys.stdout.flush()
+        for label in MATMUL_DEVICES if simd else MATMUL_DEVICES[:1]:
+            r = run_and_check(ROOT / "examples" / "kernels" / file, devices[label])
+            em = r.emulation
+            print(f"{name:<22} {label:<14} {em.cycles:>9,} {em.roofline_cycles:>8,} "
+                  f"{em.binding_resource:<10} {em.efficiency:>5.2f} {r.compile_seconds:>9.2f} "
+                  f"{r.emulate_seconds:>9.2f} {r.match}")
+            sys.stdout.flush()
 
 
 def measure(path: Path, device: str, args: dict[str, str], disable: tuple[str, ...],
@@ -355,6 +370,9 @@ def main() -> int:
     ap.add_argument("--peer", choices=("quick", "all", "none"), default="quick",
                     help="then ktir-cpu's latency estimates beside our cycles on spyre "
                          "(bench/peer_latency.py; quick: without the kernels of minutes)")
+    ap.add_argument("--no-simd-matmul", action="store_true",
+                    help="leave out the matmul rows on spyre without its matrix engine "
+                         "(minutes of emulation each)")
     opts = ap.parse_args()
     tmp = Path("/tmp") / f"ktir-bench-schedule-{time.time_ns()}"
     tmp.mkdir(parents=True)
@@ -387,7 +405,7 @@ def main() -> int:
             del cyc, bound, match, comp
         sys.stdout.flush()
     if "spyre" in opts.devices.split(","):
-        matmul_rows(opts.only)
+        matmul_rows(opts.only, tmp, simd=not opts.no_simd_matmul)
     if opts.peer != "none" and peer_latency.MIRROR.exists():
         print("\nktir-cpu's latency model (HardwareConfig defaults) beside ours on spyre:")
         peer_latency.main(["--quick"] if opts.peer == "quick" else [])

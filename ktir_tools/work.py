@@ -9,7 +9,8 @@ it through its views and tiles); a table read only through indirect tiles is cha
 elements its gathers load, one written only through them the elements its scatters store. Element operations are counted in the kernel: each
 arithmetic op on tensors counts its elements, a `linalg` op the points of its iteration space
 times the arithmetic ops of its body, a matmul M x N x K; data movement (loads, stores,
-copies, broadcasts, fills) counts none (a matmul's MACs are also listed apart, as
+copies, broadcasts, fills) counts none (a matmul's MACs, counted in the type they accumulate
+in — f32 for f16 and bf16 — are also listed apart, as
 `Work.contractions`, for a matrix engine), nor does an op whose result is never used or that
 repeats an earlier one of its block (what CSE and dead-code elimination drop). An op runs once per tile and loop iteration that
 reaches it: the interpreter's address probe (ktir/interpreter/probe.py) enumerates the
@@ -329,6 +330,16 @@ def _constant(v: SSAValue) -> int | None:
     return None
 
 
+# A matmul of f16 / bf16 values sums in f32 and rounds once (ktir/interpreter/ops_linalg.py):
+# its MACs are f32 operations, at the f32 rate of the lanes. (A f16 product is exact in f32,
+# so one fused multiply-add per MAC gives those bits: a MAC is one f32 op, not two.)
+_ACCUMULATES_IN = {"f16": "f32", "bf16": "f32"}
+
+
+def _accumulated(t: str) -> str:
+    return _ACCUMULATES_IN.get(t, t)
+
+
 def _elem(t: ShapedType) -> str:
     return str(t.get_element_type())  # type: ignore[attr-defined]
 
@@ -343,9 +354,9 @@ def _linalg(op: Operation) -> dict[str, int]:
     tensors = [v.type for v in (*op.operands, *op.results) if isinstance(v.type, TensorType)]
     if not tensors:
         return {}
-    if op.name in _MATMULS:  # one multiply-accumulate per output element and step of K
-        out = tensors[-1]
-        return {_elem(out): _numel(out) * max(tensors[0].get_shape()[-1], 1)}
+    if op.name in _MATMULS:  # one multiply-accumulate per output element and step of K,
+        out = tensors[-1]   # in the type it accumulates in (narrow floats: f32)
+        return {_accumulated(_elem(out)): _numel(out) * max(tensors[0].get_shape()[-1], 1)}
     if not op.regions:  # a named element-wise op (linalg.add, linalg.exp, ...)
         out = tensors[-1]
         return {_elem(out): _numel(out)}

@@ -44,9 +44,10 @@ def test_loops_count_every_iteration_of_every_tile() -> None:
     assert (w.reads, w.writes) == ({"DDR": 4096 * 1024 * 2}, {"DDR": 4096 * 1024 * 2})
     # K / 128 steps of a 32 x 512 x 128 matmul on each of 2 x 16 tiles: M x N x K in all
     w = work("matmul", ["C"], {"K": "1024"})
-    assert w.element_ops == {"f16": 64 * 8192 * 1024}
-    # the matmul's MACs are listed apart for a matrix engine: f16 in, counted as f16 ops
-    assert w.contractions == (("f16", "f16", 64 * 8192 * 1024),)
+    # an f16 matmul accumulates in f32 (the interpreter's precision): f32 operations
+    assert w.element_ops == {"f32": 64 * 8192 * 1024}
+    # the matmul's MACs are listed apart for a matrix engine: f16 in, counted as f32 ops
+    assert w.contractions == (("f16", "f32", 64 * 8192 * 1024),)
     assert work("softmax", ["Y"], {"M": "4096"}).contractions == ()
 
 
