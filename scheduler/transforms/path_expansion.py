@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from xdsl.context import Context
-from xdsl.dialects import memref
-from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import IndexType, MemRefType, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -38,6 +38,7 @@ from xdsl.rewriter import InsertPoint
 
 from ktir.diagnostics import op_error
 from scheduler.analysis.device import device_of
+from scheduler.analysis.index_exprs import index_constant
 from scheduler.analysis.placement import inter_core_unit, owner_core
 from scheduler.dialects.ktdf import (
     CreateTokenOp,
@@ -52,6 +53,7 @@ from scheduler.dialects.ktdf import (
     TokenType,
 )
 from scheduler.dialects.ktdf_transfers import Subscript
+from scheduler.dialects.ktdf_types import const_int
 from scheduler.rewriting import apply_patterns
 
 
@@ -391,12 +393,53 @@ class _Expander:
         self.retype[t.source] = FifoSlotType(self.compute, hops.units[0],
                                              slot_t.num_elements, elt)
 
+    def stream(self, s: StageOp) -> scf.ForOp | None:
+        """The loop of a load stage that streams (the contraction pipeline's k steps): its
+        body is index constants and one loop of unrouted loads into FIFOs."""
+        ops = list(s.body.block.ops)
+        loops = [o for o in ops if isinstance(o, scf.ForOp)]
+        if len(loops) != 1 or loops[0].iter_args or not all(
+                o is loops[0] or isinstance(o, arith.ConstantOp) for o in ops):
+            return None
+        inner = list(loops[0].body.block.ops)[:-1]
+        if inner and all(isinstance(o, DataTransferOp) and o.dest_is_fifo and self.unrouted(o)
+                         for o in inner):
+            return loops[0]
+        return None
+
+    def expand_stream(self, loop: scf.ForOp, rb: _Rebuild) -> None:
+        """Each hop of the loop's loads in a loop of its own over the same steps (on the
+        hop's unit), buffers as for loads outside loops (one step's box each)."""
+        before = {u: len(ops) for u, ops in rb.stages.items()}
+        for t in list(loop.body.block.ops)[:-1]:
+            self.expand_load(t, rb)  # type: ignore[arg-type]
+        for unit, ops in rb.stages.items():
+            mine = ops[before.get(unit, 0):]
+            if not mine:
+                continue
+            bounds = [index_constant(const_int(v)) if const_int(v) is not None else None
+                      for v in (loop.lb, loop.ub, loop.step)]
+            if any(b is None for b in bounds):
+                raise op_error(loop, "a streaming load loop needs constant bounds")
+            body = Block(arg_types=[IndexType()])
+            body.args[0].name_hint = loop.body.block.args[0].name_hint
+            mapping = {loop.body.block.args[0]: body.args[0]}
+            body.add_ops([o.clone(mapping) for o in mine])
+            body.add_op(scf.YieldOp())
+            new = scf.ForOp(*(b.result for b in bounds), [], Region(body))  # type: ignore
+            new.attributes |= loop.attributes
+            for o in mine:
+                o.drop_all_references()
+            rb.stages[unit] = ops[:before.get(unit, 0)] + [*bounds, new]  # type: ignore
+
     def run(self, rewriter: PatternRewriter) -> None:
         stages = self.pipeline.stages
         loads = [s for s in stages if s.body.block.ops and all(
             isinstance(o, DataTransferOp | IndDataTransferOp) and o.dest_is_fifo
             and self.unrouted(o)
             for o in s.body.block.ops)]
+        streams = {s: lp for s in stages if (lp := self.stream(s)) is not None}
+        loads += list(streams)
         stores = [s for s in stages if s.body.block.ops and all(
             isinstance(o, DataTransferOp | IndDataTransferOp) and o.source_is_fifo
             and self.unrouted(o) for o in s.body.block.ops)]
@@ -404,6 +447,9 @@ class _Expander:
             return
         before, after = _Rebuild(), _Rebuild()
         for s in loads:
+            if s in streams:
+                self.expand_stream(streams[s], before)
+                continue
             for t in s.body.block.ops:
                 self.expand_load(t, before)  # type: ignore[arg-type]
         for s in stores:

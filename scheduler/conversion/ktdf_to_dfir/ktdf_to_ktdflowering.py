@@ -334,6 +334,50 @@ def _sibling_signals(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
             rewriter.insert(recv, InsertPoint.at_start(op.body.block))
 
 
+STREAM_COPIES = "ktdf.stream_copies"
+
+
+def stream_loop(stage: StageOp) -> scf.ForOp | None:
+    """The loop of a stage that streams steps through its buffers (the contraction
+    pipeline's k steps, routed by path-expansion): the stage's one loop, around all its
+    transfers."""
+    loops = [o for o in stage.body.block.ops if isinstance(o, scf.ForOp)]
+    if len(loops) != 1 or not any(isinstance(t, DataTransferOp) for t in loops[0].walk()):
+        return None
+    rest = [o for o in stage.body.block.ops if o is not loops[0]]
+    return None if any(isinstance(t, DataTransferOp) for o in rest for t in o.walk()) \
+        else loops[0]
+
+
+def _stream_signals(pair: list[SSAValue], wkind: str, rkind: str, outer: list[scf.ForOp],
+                    wl: scf.ForOp, rl: scf.ForOp, rewriter: PatternRewriter) -> None:
+    """The handshakes of buffers a streaming writer and reader pass every step, inside
+    their loops: "full" after the writer's step, awaited before the reader's; "free" after
+    the reader's, awaited before the writer's, counted over the instance loops and the
+    steps, so that they skip the very first and last step. With N copies of the buffers
+    (`ktdf.stream_copies`, double-buffering) the writer runs up to N steps ahead."""
+    attr = wl.attributes.get(STREAM_COPIES)
+    copies = attr.value.data if isinstance(attr, IntegerAttr) else 1
+    wloops, rloops = [*outer, wl], [*outer, rl]
+    if copies > 1:
+        _, _, total = _linear_iteration(rloops, rl)
+        w_head = _one_way(pair, wkind, "recv", ("ge", copies), wloops, wl)
+        w_tail = _one_way(pair, wkind, "send", None, wloops, wl)
+        r_head = _one_way(pair, rkind, "recv", None, rloops, rl)
+        r_tail = _one_way(pair, rkind, "send", ("lt", total - copies), rloops, rl)
+    else:
+        w_head = _guarded_signal(pair, wloops, False, wkind)
+        w_tail = [SignalOp(pair, applicable_units=[wkind])]
+        r_head = [SignalOp(pair, applicable_units=[rkind])]
+        r_tail = _guarded_signal(pair, rloops, True, rkind)
+    for loop, head, tail in ((wl, w_head, w_tail), (rl, r_head, r_tail)):
+        block = loop.body.block
+        if head:
+            rewriter.insert(head, InsertPoint.at_start(block))
+        if tail:
+            rewriter.insert(tail, InsertPoint.before(block.last_op))  # type: ignore[arg-type]
+
+
 def _lower_pipeline(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
                     units: dict[str, SSAValue], rewriter: PatternRewriter) -> None:
     stages = pipeline.stages
@@ -348,6 +392,10 @@ def _lower_pipeline(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
         if not shared or kinds[i] == kinds[j]:
             continue
         pair = [units[kinds[i]], units[kinds[j]]]
+        wl, rl = stream_loop(stages[i]), stream_loop(stages[j])
+        if wl is not None and rl is not None:
+            _stream_signals(pair, kinds[i], kinds[j], loops, wl, rl, rewriter)
+            continue
         if copies > 1 and loops:
             _modulo_signals(pipeline, loops, copies, pair, kinds[i], kinds[j], head, tail,
                             i, j)
