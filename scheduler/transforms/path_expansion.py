@@ -18,7 +18,10 @@ index buffers the same unit staged into the first memory of the route just befor
 on a route without a memory). An indirect store scatters on its last hop, from the last
 memory of the route, where the load part of the pipeline staged its indices (the unit that
 writes that memory from the index views' memory: the loading DMA); a route without that
-memory is refused.
+memory is refused. A load stage that streams (index constants and one loop around its
+loads: the contraction pipeline's k steps) is routed step by step: each hop gets a loop of its
+own over the same steps, its buffers one step's box (double-buffering may give them two
+copies; ktdf-to-ktdflowering handshakes them every step).
 """
 
 from __future__ import annotations
@@ -38,7 +41,6 @@ from xdsl.rewriter import InsertPoint
 
 from ktir.diagnostics import op_error
 from scheduler.analysis.device import device_of
-from scheduler.analysis.index_exprs import index_constant
 from scheduler.analysis.placement import inter_core_unit, owner_core
 from scheduler.dialects.ktdf import (
     CreateTokenOp,
@@ -53,7 +55,6 @@ from scheduler.dialects.ktdf import (
     TokenType,
 )
 from scheduler.dialects.ktdf_transfers import Subscript
-from scheduler.dialects.ktdf_types import const_int
 from scheduler.rewriting import apply_patterns
 
 
@@ -417,20 +418,23 @@ class _Expander:
             mine = ops[before.get(unit, 0):]
             if not mine:
                 continue
-            bounds = [index_constant(const_int(v)) if const_int(v) is not None else None
+            # the stage's bound constants are cloned into each hop's stage; bounds from
+            # outside the stage are read where they are
+            stage_ops = set(loop.parent_block().ops)  # type: ignore[union-attr]
+            bounds = [v.owner.clone() if v.owner in stage_ops else None
                       for v in (loop.lb, loop.ub, loop.step)]
-            if any(b is None for b in bounds):
-                raise op_error(loop, "a streaming load loop needs constant bounds")
+            values = [b.results[0] if b is not None else v  # type: ignore[union-attr]
+                      for b, v in zip(bounds, (loop.lb, loop.ub, loop.step))]
             body = Block(arg_types=[IndexType()])
             body.args[0].name_hint = loop.body.block.args[0].name_hint
             mapping = {loop.body.block.args[0]: body.args[0]}
             body.add_ops([o.clone(mapping) for o in mine])
             body.add_op(scf.YieldOp())
-            new = scf.ForOp(*(b.result for b in bounds), [], Region(body))  # type: ignore
+            new = scf.ForOp(*values, [], Region(body))
             new.attributes |= loop.attributes
             for o in mine:
                 o.drop_all_references()
-            rb.stages[unit] = ops[:before.get(unit, 0)] + [*bounds, new]  # type: ignore
+            rb.stages[unit] = ops[:before.get(unit, 0)] + [b for b in bounds if b] + [new]
 
     def run(self, rewriter: PatternRewriter) -> None:
         stages = self.pipeline.stages

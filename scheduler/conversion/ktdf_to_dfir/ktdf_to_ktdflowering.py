@@ -15,7 +15,11 @@ unit (`%mnilu = uniform.query_map(map:%m, key:%tile)`). Then:
   unit can both land buffers that one load unit reads);
 * inside loops, the reader releases the buffer at its end and the writer waits for that at
   its start — `scf.if`-guarded to skip the last and the first iteration respectively — so the
-  next instance never overwrites a buffer still being read.
+  next instance never overwrites a buffer still being read;
+* a buffer that a streaming loop writes and another reads every step (the contraction
+  pipeline's k steps) is handshaken inside the loops, per step, the back edge counted over
+  the instance loops and the steps; with `ktdf.stream_copies = N` (double-buffering) one-way
+  signals N steps apart.
 
 Units are never named after a particular device: kinds come from `applicable_units` and the
 memory spaces of the buffers, names from `Device.resource_id`.
@@ -49,11 +53,13 @@ from scheduler.dialects.ktdf import (
     DataTransferOp,
     IndDataTransferOp,
     PipelineOp,
+    SelectMemrefOp,
     StageOp,
 )
 from scheduler.dialects.ktdf_lowering import ExecuteOnOp, SignalOp
 from scheduler.dialects.ktdf_types import const_int
 from scheduler.rewriting import apply_patterns
+from scheduler.transforms.double_buffering import STREAM_COPIES, stream_loop
 from spyrecode.dialects.dataflow import GetUnitOp
 from spyrecode.dialects.uniform import DefImmutableMappingOp, QueryMapOp
 
@@ -251,10 +257,15 @@ def _modulo_signals(pipeline: PipelineOp, loops: list[scf.ForOp], copies: int,
     head[i] = _one_way(pair, wkind, "recv", ("ge", copies), loops, pipeline) + head[i]
 
 
+def _buffers(v: SSAValue) -> set[SSAValue]:
+    """A buffer, or the copies a streaming loop's phase picks among (double-buffering)."""
+    return set(v.owner.candidates) if isinstance(v.owner, SelectMemrefOp) else {v}
+
+
 def _buffers_written(stage: StageOp) -> set[SSAValue]:
-    return {t.destination for t in stage.walk()
+    return {b for t in stage.walk()
             if isinstance(t, DataTransferOp | IndDataTransferOp) and not t.dest_is_fifo
-            and memory_kind(t.destination.type) is not None}
+            and memory_kind(t.destination.type) is not None for b in _buffers(t.destination)}
 
 
 def _buffers_read(stage: StageOp) -> set[SSAValue]:
@@ -266,7 +277,7 @@ def _buffers_read(stage: StageOp) -> set[SSAValue]:
             out |= {v for v in t.all_index_buffers if memory_kind(v.type) is not None}
         if isinstance(t, DataTransferOp | IndDataTransferOp) and not t.source_is_fifo \
                 and memory_kind(t.source.type) is not None:
-            out.add(t.source)
+            out |= _buffers(t.source)
     return out
 
 
@@ -332,21 +343,6 @@ def _sibling_signals(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
                 recv = [*ops, scf.IfOp(first, [], Region(Block([*recv, scf.YieldOp()])),
                                        Region(Block([scf.YieldOp()])))]
             rewriter.insert(recv, InsertPoint.at_start(op.body.block))
-
-
-STREAM_COPIES = "ktdf.stream_copies"
-
-
-def stream_loop(stage: StageOp) -> scf.ForOp | None:
-    """The loop of a stage that streams steps through its buffers (the contraction
-    pipeline's k steps, routed by path-expansion): the stage's one loop, around all its
-    transfers."""
-    loops = [o for o in stage.body.block.ops if isinstance(o, scf.ForOp)]
-    if len(loops) != 1 or not any(isinstance(t, DataTransferOp) for t in loops[0].walk()):
-        return None
-    rest = [o for o in stage.body.block.ops if o is not loops[0]]
-    return None if any(isinstance(t, DataTransferOp) for o in rest for t in o.walk()) \
-        else loops[0]
 
 
 def _stream_signals(pair: list[SSAValue], wkind: str, rkind: str, outer: list[scf.ForOp],

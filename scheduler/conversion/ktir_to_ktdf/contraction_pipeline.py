@@ -13,30 +13,46 @@ The builder works on the generic rather than on `linalg.matmul` because that is 
 K loop is visible: after unrolling, the k steps, their loads and the accumulator chain are
 one fused group, which is what an output-stationary schedule needs to see whole.
 
-Output-stationary: one pipeline instance per output block Mt x Nb (Mt the stored tile's
-rows, Nb the widest divisor of its columns that is a multiple of the engine's columns and
-whose operands, for every k step, fit half the scratchpad, so double-buffering can rotate
-two instances; when that block is narrower than the tile, so that every instance reads the
-tile's rows of A again, the widest block that fits the whole scratchpad instead if it is
-wider: fewer A reads for one buffer, which pays where device memory binds — matmul_fwd_ktir's
-32 tiles read 75.5 MB instead of 83.9 MB, 682,813 -> 638,077 cycles — since the 32 cores'
-loads keep the shared memory busy whatever one core overlaps). Each instance's load stage brings the A block (Mt x kc) and the B block
-(kc x Nb) of every k step once, into their own slots (B crosses the device memory once per
-core and k step, not once per row as on the SIMD path); the compute stage runs one block
-product per k step, `linalg.matmul` of the f16 blocks into an f32 block from 0 (lowered to
-`matrixchain.matmul`), then the stored function on whole blocks, as tensor arith
-(the kernel's rounding of each step to f16 and its f16 accumulator: the schedule keeps the
-kernel's own rounding, so the result is the interpreter's bit for bit wherever the f32 block
-sums agree); the store stage writes the Mt x Nb block once:
+Output-stationary, the k steps streamed: when the stored value is one recurrence over the
+steps (`_chain`: D_s = H(D_{s-1}, p_{s-1}), the kernel's accumulator, stored as P(D_n)) and
+step s reads A and B kc * s further along k than step 0 (`_strided`), one pipeline instance
+per output block Mt x Nb walks K in steps of kc: its load stage moves one step's A block
+(Mt x kc) and B block (kc x Nb) into one slot each per step, its compute stage runs one block
+product per step (`linalg.matmul` of the f16 blocks into an f32 zero block, lowered to
+`matrixchain.matmul`) and H on whole blocks, the accumulator carried by its loop (the
+kernel's own rounding: matmul_fwd_ktir rounds each step to f16, so the result is the
+interpreter's bit for bit wherever the f32 block sums agree), then P; the store stage writes
+the block once. Nb is the widest divisor of the tile's columns, a multiple of the engine's
+columns, whose one step's blocks, twice, and output fit half the scratchpad (else the whole
+of it, when wider): the tile's width on every shipped kernel, so A is read once per tile.
 
     scf.for %n0 = 0 to N step Nb {                                  // loop_type = parallel_loop
       ktdf.pipeline {
-        ktdf.stage { ktdf.data_transfer from %A[%m0, k_s] size [Mt, kc] to %a_s ...
-                     ktdf.data_transfer from %B[k_s, %n0] size [kc, Nb] to %b_s ... }  // per s
-        ktdf.stage { %x = ktdf.read_from_fifo %a_s ... %p_s = linalg.matmul ins(%x, %y)
-                       outs(%zero : tensor<MtxNbxf32>) ... %r = arith.addf ... truncf ...
-                     ktdf.write_to_fifo %r, %c } {applicable_units = ["PE"]}
+        ktdf.stage { scf.for %k = 0 to K step kc {                  // loop_type = reduction_loop
+                       ktdf.data_transfer from %A[%m0, %k] size [Mt, kc] to %a ...
+                       ktdf.data_transfer from %B[%k, %n0] size [kc, Nb] to %b ... } }
+        ktdf.stage { %acc = scf.for %k = 0 to K step kc iter_args(%d = D_0) {
+                       %x = ktdf.read_from_fifo %a ... %p = linalg.matmul ins(%x, %y)
+                         outs(%zero : tensor<MtxNbxf32>) ... scf.yield H(%d, %p) }
+                     ktdf.write_to_fifo P(%acc), %c } {applicable_units = ["PE"]}
         ktdf.stage { ktdf.data_transfer from %c to %C[%m0, %n0] size [Mt, Nb] } } }
+
+path-expansion routes each hop of the load loop in a loop of its own (the DMA lands a step in
+the scratchpad, the load unit feeds the FIFO from there), ktdf-to-ktdflowering handshakes
+those buffers every step, and the FIFOs into the PE (depth 16) let the DMA of step k+1 run
+while step k is multiplied; double-buffering gives the step buffers two copies where that
+pays (not on spyre's 32 tiles, whose DDR is shared). From here on the IR no longer grows
+with the k steps (the frontend still unrolls the K loop to see the group whole).
+On spyre: matmul_fwd_ktir (64x2048 . 2048x8192, 32 tiles, 16 steps) 638,077 -> 570,719
+cycles (ktir-cpu's estimate 634,880; each tile reads its 2 MiB of B and 128 KiB of A once:
+565,248 cycles of DDR), matmul_1024 265,453 -> 217,311, matmul_512 59,877 -> 55,391; the
+matmul example (K = 256, two steps) 82,401 -> 82,783.
+
+Other contractions (one step, or steps that are no recurrence) keep every step resident: the
+load stage brings each step's A and B block into slots of their own, the compute stage runs
+one block product per step and the stored function on whole blocks (`_TensorTail`), with Nb
+such that every step's operands fit half the scratchpad (else the widest block that fits the
+whole scratchpad, when wider: fewer A reads for one buffer).
 
 No generic is left in the compute stage, so `reduction-loop-exposure` (which cuts generics
 into SIMD vectors) leaves the pipeline alone.

@@ -76,3 +76,31 @@ def test_a_smaller_scratchpad_narrows_the_block_or_leaves_the_simd_path(spyre) -
 def test_a_reduction_that_is_not_a_contraction_stays_on_simd(spyre) -> None:
     rows = _group(ROOT / "examples" / "kernels" / "softmax.mlir", {"M": "64"})
     assert rows.reductions() and matrix_plan(rows, spyre) is None
+
+
+def test_steps_that_are_not_kc_apart_stay_resident(spyre) -> None:
+    """A K loop walking backwards (step s at k = 32 - 32 s): no stride of kc between the steps
+    in the order they are added, so no streaming: every step keeps its slots (two block
+    products), still bitwise."""
+    from ktir_tools.run import run_and_check
+
+    kernel = ROOT / "tests" / "ktir_tools" / "matmul" / "matmul_backwards.mlir"
+    plan = matrix_plan(_group(kernel), spyre)
+    assert plan is not None and plan.chain is None and len(plan.steps) == 2
+    report = run_and_check(kernel, "spyre")
+    assert report.match, list(report.checks)
+
+
+def test_the_chain_of_the_kernels_accumulator(spyre) -> None:
+    """matmul_ksteps's two steps: D_s = D_{s-1} + round_f16(p_{s-1}) in f16 from the zero
+    block (its own rounding), the stored value D_16 itself."""
+    from scheduler.conversion.ktir_to_ktdf.elementwise_fusion import Apply, Const
+
+    kernel = ROOT / "tests" / "ktir_tools" / "matmul" / "matmul_ksteps.mlir"
+    group = _group(kernel)
+    plan = matrix_plan(group, spyre)
+    assert plan is not None and plan.chain is not None
+    chain = plan.chain
+    (_, node), = group.outputs
+    assert isinstance(chain.init, Const) and chain.last == node
+    assert isinstance(chain.last, Apply) and chain.prev in chain.last.args
