@@ -54,7 +54,7 @@ step instead: picked inside both loops by the phase of (instance, step), the loo
 step k. The same rule with steps for instances, the drain (the buffers' bytes over the load
 unit's link) for the compute: on spyre's 32 tiles the DDR is shared and one step's DMA
 (matmul_fwd_ktir: 136 KiB at 4 B/cycle, 34,816 cycles) outweighs 15 drains of 1,088, so one
-copy (570,719 cycles; two copies measured 572,575, matmul_1024 223,711 against 217,311); on one
+copy (570,271 cycles; two copies measured 572,575, matmul_1024 223,711 against 217,311); on one
 tile nothing is shared and two copies pay (double-buffering/stream.mlir: 1,263 -> 1,095).
 
 A RewritePattern on `ktdf.pipeline`. Idempotent: a pipeline with `modulo`, or with marked
