@@ -1,6 +1,7 @@
 // RUN: ktir compile %s -d spyre -q --stop-at double-buffering | filecheck %s
 // RUN: ktir compile %s -d spyre -q --stop-at ktdf-to-ktdflowering | filecheck %s --check-prefix=SIG
 // RUN: ktir compile %s -d spyre -q --stop-at double-buffering --disable double-buffering | filecheck %s --check-prefix=ONE
+// RUN: ktir compile %s -d spyre -q | filecheck %s --check-prefix=DFIR
 // RUN: ktir run %s -d spyre 2>/dev/null | filecheck %s --check-prefix=EMU
 
 /// A K loop of four steps streamed through the contraction pipeline's one instance (one
@@ -53,6 +54,11 @@
 
 // ONE-NOT:     ktdf.buffer_phase
 // ONE-NOT:     ktdf.stream_copies
+
+// DataflowIR carries no ScheduleIR mark (control.py strips the loops' marks):
+// DFIR-NOT:    ktdf.stream_copies
+// DFIR:        matrixchain.matmul
+// DFIR-NOT:    ktdf.stream_copies
 
 // EMU: emulate {{.*}} 1095 cycles
 // EMU: check      C 16x64 float16: matches the reference (bitwise; max abs error 0)

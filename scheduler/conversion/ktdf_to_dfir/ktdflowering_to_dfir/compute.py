@@ -302,7 +302,8 @@ class LowerFill(RewritePattern):
 
 def carried_vector(x: SSAValue, rewriter: PatternRewriter) -> SSAValue:
     """A tensor carried by an `scf.for` whose init is a vector now (a reduction's partials,
-    lowered by LowerFill): the loop carries that vector (argument and result retyped)."""
+    lowered by LowerFill; the contraction pipeline's accumulator, matrix.py): the loop
+    carries that vector (argument and result retyped)."""
     if isinstance(x.type, VectorType) or not isinstance(x, BlockArgument):
         return x
     loop = x.block.parent_op()

@@ -12,8 +12,10 @@ f32); a matmul of blocks the engine does not take (f32 operands) is an error nam
 An element-wise op on whole blocks (arith or math: the kernel's rounding and accumulation, an
 FFN's silu of the product) is its element-wise recipe (`scheduler.analysis.compute_ops`) on
 vectors of the block's lanes; a splat tensor constant one lane's `constant_bitstream`
-broadcast by a `shuffle`. Each pattern waits until its operands are vectors (the FIFO
-reads lowered by transfers.py, the fill by compute.py).
+broadcast by a `shuffle`. The accumulator the compute stage's k loop carries (the streamed
+k steps) becomes a vector with its init, and the loop carries that vector. Each pattern
+waits until its operands are vectors (the FIFO reads lowered by transfers.py, the fill by
+compute.py).
 """
 
 from __future__ import annotations
