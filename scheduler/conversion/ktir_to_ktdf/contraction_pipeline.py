@@ -47,9 +47,9 @@ On spyre: matmul_fwd_ktir (64x2048 . 2048x8192, 32 tiles, 16 steps) 638,077 -> 5
 cycles (ktir-cpu's estimate 634,880; each tile reads its 2 MiB of B and 128 KiB of A once:
 565,248 cycles of DDR), matmul_1024 265,453 -> 217,311, matmul_512 59,877 -> 55,391; the
 matmul example (K = 256, two steps) 82,401 -> 82,783, matmul_small 629 -> 639. Compile time
-(bench/compile.py --only matmul, spyre, a loaded machine) 5.2 -> 0.52 s (matmul, K = 256: the
-masked DMA's zero padding and the block constants were spelled lane by lane), 1.0 -> 0.54 s
-(matmul_512), 2.9 -> 0.64 s (matmul_1024).
+(bench/compile.py --only matmul --devices spyre, parse + pipeline, load ~2) 1.79 -> 0.16 s
+(matmul, K = 256: the masked DMA's zero padding and the block constants were spelled lane by
+lane), 0.32 -> 0.14 s (matmul_512), 0.84 -> 0.19 s (matmul_1024).
 
 Other contractions (one step, or steps that are no recurrence) keep every step resident: the
 load stage brings each step's A and B block into slots of their own, the compute stage runs
