@@ -1,6 +1,7 @@
 """Compile time of the KTIR -> DataflowIR pipeline, in process after imports.
 
     python bench/compile.py [--repeat 5] [--devices spyre,sample_device,stream_device]
+                            [--only NAME ...]
 
 Part 1: the median time to compile each example kernel the scheduler supports for each shipped
 device (parse + verify timed apart from the pipeline; the device file is loaded once before
@@ -114,6 +115,9 @@ def main() -> None:
     ap.add_argument("--devices", default=",".join(DEVICES))
     ap.add_argument("--groups", default="1,4,16,64", help="compute-group counts to scale over")
     ap.add_argument("--scaling-device", default="spyre")
+    ap.add_argument("--only", action="append", default=None, metavar="NAME",
+                    help="time only the kernels whose name contains NAME (repeatable; "
+                         "skips the scaling part)")
     opts = ap.parse_args()
     devices = opts.devices.split(",")
 
@@ -129,6 +133,8 @@ def main() -> None:
     print(f"{'kernel':<16}{'device':<15}{'parse':>8}{'pipeline':>10}{'total':>9}{'programs':>10}")
     worst = 0.0
     for k, args in KERNELS.items():
+        if opts.only is not None and not any(o in k for o in opts.only):
+            continue
         text = (ROOT / "examples" / "kernels" / f"{k}.mlir").read_text()
         for d in devices:
             try:
@@ -139,6 +145,8 @@ def main() -> None:
             worst = max(worst, p + c)
             print(f"{k:<16}{d:<15}{p * 1e3:8.1f}{c * 1e3:10.1f}{(p + c) * 1e3:9.1f}{n:10d}")
     print(f"slowest kernel: {worst:.3f} s (target <= 0.5 s: {'met' if worst <= 0.5 else 'MISSED'})")
+    if opts.only is not None:
+        return
 
     print(f"\nscaling with compute groups on {opts.scaling_device} (median of {opts.repeat})")
     print(f"{'groups':>6}{'lines':>7}{'parse ms':>10}{'pipeline ms':>13}{'ms/group':>10}{'ratio':>7}")

@@ -47,7 +47,18 @@ its body ops' latencies (the compute unit's `op_latency`; an upper bound where c
 interleave, enough to tell which side dominates: rmsnorm 1,174 against 768 per row, the
 softmax example's 32-core rows 774 against 1,024).
 
-A RewritePattern on `ktdf.pipeline`. Idempotent: a pipeline with `modulo` is left alone.
+Streaming pipelines (the contraction pipeline's k steps: a DMA loop fills scratchpad buffers
+that a load unit's loop drains, one step at a time, inside one instance) get two copies per
+step instead: picked inside both loops by the phase of (instance, step), the loops marked
+`ktdf.stream_copies = 2`, so the DMA of step k+1 need not wait for the load unit to drain
+step k. The same rule with steps for instances, the drain (the buffers' bytes over the load
+unit's link) for the compute: on spyre's 32 tiles the DDR is shared and one step's DMA
+(matmul_fwd_ktir: 136 KiB at 4 B/cycle, 34,816 cycles) outweighs 15 drains of 1,088, so one
+copy (570,271 cycles; two copies measured 572,575, matmul_1024 223,711 against 217,311); on one
+tile nothing is shared and two copies pay (double-buffering/stream.mlir: 1,263 -> 1,095).
+
+A RewritePattern on `ktdf.pipeline`. Idempotent: a pipeline with `modulo`, or with marked
+streaming loops, is left alone.
 """
 
 from __future__ import annotations
@@ -56,9 +67,9 @@ import math
 
 from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, StringAttr, i64
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
@@ -70,6 +81,8 @@ from scheduler.dialects.ktdf import (
     BufferPhaseOp,
     DataTransferOp,
     PipelineOp,
+    PrivateOp,
+    PrivateYieldOp,
     SelectMemrefOp,
     StageOp,
 )
@@ -166,6 +179,142 @@ def _bytes(t: MemRefType) -> int:
     return math.prod(t.get_shape()) * max(1, (element_bits(str(t.element_type)) or 16) // 8)
 
 
+STREAM_COPIES = "ktdf.stream_copies"
+
+
+def stream_loop(stage: StageOp) -> scf.ForOp | None:
+    """The loop of a stage that streams steps through its buffers (the contraction
+    pipeline's k steps, routed by path-expansion): the stage's one loop, around all its
+    transfers."""
+    ops = list(stage.body.block.ops)
+    loops = [o for o in ops if isinstance(o, scf.ForOp)]
+    if len(loops) != 1 or not any(isinstance(t, DataTransferOp) for t in loops[0].walk()):
+        return None
+    rest = [o for o in ops if o is not loops[0]]
+    return None if any(isinstance(t, DataTransferOp) for o in rest for t in o.walk()) \
+        else loops[0]
+
+
+class DoubleBufferStream(RewritePattern):
+    """Two copies of each scratchpad buffer that streaming loops of two unit kinds pass
+    every step (a DMA fills it, a load unit drains it: the contraction pipeline's A and B
+    blocks), picked inside the loops by the phase of (instance, step), and the loops marked
+    `ktdf.stream_copies = 2`: step k+1 lands in the other copy while step k is read
+    (ktdf-to-ktdflowering's signals of the step k+2 on the same copy wait for step k's
+    reader). When the copies fit the scratchpad."""
+
+    def __init__(self, device):
+        self.device = device
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, p: PipelineOp, rewriter: PatternRewriter) -> None:
+        private = p.private_op
+        if private is None or p.modulo is not None:
+            return
+        loops = {s: lp for s in p.stages if (lp := stream_loop(s)) is not None}
+        if not loops or any(STREAM_COPIES in lp.attributes for lp in loops.values()):
+            return
+        chosen: list[int] = []
+        need: dict[str, int] = {}
+        for i, (r, v) in enumerate(zip(private.res, private.yield_op.values)):
+            t = r.type
+            if not isinstance(t, MemRefType) or not isinstance(t.memory_space, StringAttr):
+                continue
+            mem = self.device.memories.get(t.memory_space.data)
+            if mem is None or mem.depth != 1:
+                continue
+            need[t.memory_space.data] = need.get(t.memory_space.data, 0) + _bytes(t)
+            users = {_stage_of(u.operation, p) for u in r.uses}
+            if isinstance(v.owner, memref.AllocOp) and len(users) >= 2 \
+                    and all(u in loops and loops[u].is_ancestor(w.operation)
+                            for u in users for w in r.uses if _stage_of(w.operation, p) is u):
+                chosen.append(i)
+                need[t.memory_space.data] += _bytes(t)
+        if not chosen or any(self.device.memories[k].size is not None
+                             and n > self.device.memories[k].size for k, n in need.items()):
+            return
+        if not _stream_worth_it(p, self.device, list(loops.values()),
+                                [private.res[i] for i in chosen]):
+            return
+        y = private.yield_op
+        copies = []
+        for i in chosen:
+            alloc = y.values[i].owner
+            c = alloc.clone()  # type: ignore[union-attr]
+            c.memref.name_hint = alloc.memref.name_hint  # type: ignore[union-attr]
+            rewriter.insert(c, InsertPoint.before(y))
+            copies.append(c.memref)
+        n = len(private.res)
+        new_y = PrivateYieldOp(*y.values, *copies)
+        rewriter.replace_op(y, new_y)
+        block = private.body.block
+        private.body.detach_block(block)
+        new_private = PrivateOp([v.type for v in new_y.values], Region(block))
+        rewriter.insert(new_private, InsertPoint.before(private))
+        for old, new in zip(private.res, new_private.res):
+            rewriter.replace_all_uses_with(old, new)
+        rewriter.erase(private)
+        outer = [lp.body.block.args[0] for lp in enclosing_loops(p)]
+        for lp in loops.values():
+            body = lp.body.block
+            phase: BufferPhaseOp | None = None
+            for i, c in zip(chosen, new_private.res[n:]):
+                first = new_private.res[i]
+                inside = [u for u in list(first.uses) if lp.is_ancestor(u.operation)]
+                if not inside:
+                    continue
+                if phase is None:
+                    phase = BufferPhaseOp([*outer, body.args[0]], PHASES)
+                    phase.result.name_hint = "phase"
+                    rewriter.insert(phase, InsertPoint.at_start(body))
+                sel = SelectMemrefOp(phase.result, [first, c])
+                sel.result.name_hint = first.name_hint
+                rewriter.insert(sel, InsertPoint.after(phase))
+                for u in inside:
+                    u.operation.operands = [sel.result if o is first else o
+                                            for o in u.operation.operands]
+            lp.attributes[STREAM_COPIES] = IntegerAttr(PHASES, i64)
+        rewriter.notify_op_modified(p)
+
+
+def _stream_worth_it(p: PipelineOp, device, loops: list[scf.ForOp],
+                     buffers: list[SSAValue]) -> bool:
+    """Whether two copies pay for a streaming pipeline (module docstring): with one copy
+    the DMA of step k+1 waits while the load unit drains step k's copy (c cycles, the
+    buffers' bytes over that unit's link); two hide that on every step but the first, at
+    the cost, where the DMA crosses a memory the tiles share, of one step's DMA at the start
+    (`_worth_it`'s rule with steps for instances)."""
+    k = max(trip_count(loops[0]) or 1, 1)
+    steps = math.prod(trip_count(lp) or 1 for lp in enclosing_loops(p)) * k
+    dma, shared, _ = _instance_cycles(p, device)  # an instance's: k steps
+    per_step, shared = dma / k, shared / k
+    drain = 0.0
+    for b in buffers:
+        t = b.type
+        assert isinstance(t, MemRefType) and isinstance(t.memory_space, StringAttr)
+        kinds = {k for u in b.uses for k in _stage_kinds_of(u.operation, p)}
+        rates = [dp.bytes_per_cycle for k in sorted(kinds)  # the links out of the memory
+                 if (dp := device.datapath(t.memory_space.data, k)) is not None]
+        drain += _bytes(t) / max(min(rates, default=1), 1e-9)
+    if not shared:
+        return drain > 0
+    return (steps - 1) * min(drain, per_step) > shared
+
+
+def _stage_kinds_of(op: Operation, p: PipelineOp) -> list[str]:
+    st = _stage_of(op, p)
+    return list(st.applicable_units) if st is not None else []
+
+
+def _stage_of(op: Operation, p: PipelineOp) -> StageOp | None:
+    cur: Operation | None = op
+    while cur is not None and cur is not p:
+        if isinstance(cur, StageOp):
+            return cur
+        cur = cur.parent_op()
+    return None
+
+
 class DoubleBufferPipeline(RewritePattern):
     """Two copies of each scratchpad buffer shared by two unit kinds, `modulo(size : 2)`."""
 
@@ -175,7 +324,9 @@ class DoubleBufferPipeline(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, p: PipelineOp, rewriter: PatternRewriter) -> None:
         private = p.private_op
-        if p.modulo is not None or private is None:
+        if p.modulo is not None or private is None or any(
+                lp is not None and STREAM_COPIES in lp.attributes
+                for lp in map(stream_loop, p.stages)):  # double-buffered per step already
             return
         loops = enclosing_loops(p)
         trips = [trip_count(lp) for lp in loops]
@@ -240,4 +391,5 @@ class DoubleBufferingPass(ModulePass):
     name = "double-buffering"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        apply_patterns(op, [DoubleBufferPipeline(device_of(op, self.name))])
+        device = device_of(op, self.name)
+        apply_patterns(op, [DoubleBufferStream(device), DoubleBufferPipeline(device)])

@@ -18,7 +18,10 @@ index buffers the same unit staged into the first memory of the route just befor
 on a route without a memory). An indirect store scatters on its last hop, from the last
 memory of the route, where the load part of the pipeline staged its indices (the unit that
 writes that memory from the index views' memory: the loading DMA); a route without that
-memory is refused.
+memory is refused. A load stage that streams (index constants and one loop around its
+loads: the contraction pipeline's k steps) is routed step by step: each hop gets a loop of its
+own over the same steps, its buffers one step's box (double-buffering may give them two
+copies; ktdf-to-ktdflowering handshakes them every step).
 """
 
 from __future__ import annotations
@@ -28,8 +31,8 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from xdsl.context import Context
-from xdsl.dialects import memref
-from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import IndexType, MemRefType, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -391,12 +394,56 @@ class _Expander:
         self.retype[t.source] = FifoSlotType(self.compute, hops.units[0],
                                              slot_t.num_elements, elt)
 
+    def stream(self, s: StageOp) -> scf.ForOp | None:
+        """The loop of a load stage that streams (the contraction pipeline's k steps): its
+        body is index constants and one loop of unrouted loads into FIFOs."""
+        ops = list(s.body.block.ops)
+        loops = [o for o in ops if isinstance(o, scf.ForOp)]
+        if len(loops) != 1 or loops[0].iter_args or not all(
+                o is loops[0] or isinstance(o, arith.ConstantOp) for o in ops):
+            return None
+        inner = list(loops[0].body.block.ops)[:-1]
+        if inner and all(isinstance(o, DataTransferOp) and o.dest_is_fifo and self.unrouted(o)
+                         for o in inner):
+            return loops[0]
+        return None
+
+    def expand_stream(self, loop: scf.ForOp, rb: _Rebuild) -> None:
+        """Each hop of the loop's loads in a loop of its own over the same steps (on the
+        hop's unit), buffers as for loads outside loops (one step's box each)."""
+        before = {u: len(ops) for u, ops in rb.stages.items()}
+        for t in list(loop.body.block.ops)[:-1]:
+            self.expand_load(t, rb)  # type: ignore[arg-type]
+        for unit, ops in rb.stages.items():
+            mine = ops[before.get(unit, 0):]
+            if not mine:
+                continue
+            # the stage's bound constants are cloned into each hop's stage; bounds from
+            # outside the stage are read where they are
+            stage_ops = set(loop.parent_block().ops)  # type: ignore[union-attr]
+            bounds = [v.owner.clone() if v.owner in stage_ops else None
+                      for v in (loop.lb, loop.ub, loop.step)]
+            values = [b.results[0] if b is not None else v  # type: ignore[union-attr]
+                      for b, v in zip(bounds, (loop.lb, loop.ub, loop.step))]
+            body = Block(arg_types=[IndexType()])
+            body.args[0].name_hint = loop.body.block.args[0].name_hint
+            mapping = {loop.body.block.args[0]: body.args[0]}
+            body.add_ops([o.clone(mapping) for o in mine])
+            body.add_op(scf.YieldOp())
+            new = scf.ForOp(*values, [], Region(body))
+            new.attributes |= loop.attributes
+            for o in mine:
+                o.drop_all_references()
+            rb.stages[unit] = ops[:before.get(unit, 0)] + [b for b in bounds if b] + [new]
+
     def run(self, rewriter: PatternRewriter) -> None:
         stages = self.pipeline.stages
         loads = [s for s in stages if s.body.block.ops and all(
             isinstance(o, DataTransferOp | IndDataTransferOp) and o.dest_is_fifo
             and self.unrouted(o)
             for o in s.body.block.ops)]
+        streams = {s: lp for s in stages if (lp := self.stream(s)) is not None}
+        loads += list(streams)
         stores = [s for s in stages if s.body.block.ops and all(
             isinstance(o, DataTransferOp | IndDataTransferOp) and o.source_is_fifo
             and self.unrouted(o) for o in s.body.block.ops)]
@@ -404,6 +451,9 @@ class _Expander:
             return
         before, after = _Rebuild(), _Rebuild()
         for s in loads:
+            if s in streams:
+                self.expand_stream(streams[s], before)
+                continue
             for t in s.body.block.ops:
                 self.expand_load(t, before)  # type: ignore[arg-type]
         for s in stores:

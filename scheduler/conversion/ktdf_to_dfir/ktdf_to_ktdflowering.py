@@ -15,7 +15,11 @@ unit (`%mnilu = uniform.query_map(map:%m, key:%tile)`). Then:
   unit can both land buffers that one load unit reads);
 * inside loops, the reader releases the buffer at its end and the writer waits for that at
   its start — `scf.if`-guarded to skip the last and the first iteration respectively — so the
-  next instance never overwrites a buffer still being read.
+  next instance never overwrites a buffer still being read;
+* a buffer that a streaming loop writes and another reads every step (the contraction
+  pipeline's k steps) is handshaken inside the loops, per step, the back edge counted over
+  the instance loops and the steps; with `ktdf.stream_copies = N` (double-buffering) one-way
+  signals N steps apart.
 
 Units are never named after a particular device: kinds come from `applicable_units` and the
 memory spaces of the buffers, names from `Device.resource_id`.
@@ -49,11 +53,13 @@ from scheduler.dialects.ktdf import (
     DataTransferOp,
     IndDataTransferOp,
     PipelineOp,
+    SelectMemrefOp,
     StageOp,
 )
 from scheduler.dialects.ktdf_lowering import ExecuteOnOp, SignalOp
 from scheduler.dialects.ktdf_types import const_int
 from scheduler.rewriting import apply_patterns
+from scheduler.transforms.double_buffering import STREAM_COPIES, stream_loop
 from spyrecode.dialects.dataflow import GetUnitOp
 from spyrecode.dialects.uniform import DefImmutableMappingOp, QueryMapOp
 
@@ -251,10 +257,15 @@ def _modulo_signals(pipeline: PipelineOp, loops: list[scf.ForOp], copies: int,
     head[i] = _one_way(pair, wkind, "recv", ("ge", copies), loops, pipeline) + head[i]
 
 
+def _buffers(v: SSAValue) -> set[SSAValue]:
+    """A buffer, or the copies a streaming loop's phase picks among (double-buffering)."""
+    return set(v.owner.candidates) if isinstance(v.owner, SelectMemrefOp) else {v}
+
+
 def _buffers_written(stage: StageOp) -> set[SSAValue]:
-    return {t.destination for t in stage.walk()
+    return {b for t in stage.walk()
             if isinstance(t, DataTransferOp | IndDataTransferOp) and not t.dest_is_fifo
-            and memory_kind(t.destination.type) is not None}
+            and memory_kind(t.destination.type) is not None for b in _buffers(t.destination)}
 
 
 def _buffers_read(stage: StageOp) -> set[SSAValue]:
@@ -266,7 +277,7 @@ def _buffers_read(stage: StageOp) -> set[SSAValue]:
             out |= {v for v in t.all_index_buffers if memory_kind(v.type) is not None}
         if isinstance(t, DataTransferOp | IndDataTransferOp) and not t.source_is_fifo \
                 and memory_kind(t.source.type) is not None:
-            out.add(t.source)
+            out |= _buffers(t.source)
     return out
 
 
@@ -334,6 +345,35 @@ def _sibling_signals(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
             rewriter.insert(recv, InsertPoint.at_start(op.body.block))
 
 
+def _stream_signals(pair: list[SSAValue], wkind: str, rkind: str, outer: list[scf.ForOp],
+                    wl: scf.ForOp, rl: scf.ForOp, rewriter: PatternRewriter) -> None:
+    """The handshakes of buffers a streaming writer and reader pass every step, inside
+    their loops: "full" after the writer's step, awaited before the reader's; "free" after
+    the reader's, awaited before the writer's, counted over the instance loops and the
+    steps, so that they skip the very first and last step. With N copies of the buffers
+    (`ktdf.stream_copies`, double-buffering) the writer runs up to N steps ahead."""
+    attr = wl.attributes.get(STREAM_COPIES)
+    copies = attr.value.data if isinstance(attr, IntegerAttr) else 1
+    wloops, rloops = [*outer, wl], [*outer, rl]
+    if copies > 1:
+        _, _, total = _linear_iteration(rloops, rl)
+        w_head = _one_way(pair, wkind, "recv", ("ge", copies), wloops, wl)
+        w_tail = _one_way(pair, wkind, "send", None, wloops, wl)
+        r_head = _one_way(pair, rkind, "recv", None, rloops, rl)
+        r_tail = _one_way(pair, rkind, "send", ("lt", total - copies), rloops, rl)
+    else:
+        w_head = _guarded_signal(pair, wloops, False, wkind)
+        w_tail = [SignalOp(pair, applicable_units=[wkind])]
+        r_head = [SignalOp(pair, applicable_units=[rkind])]
+        r_tail = _guarded_signal(pair, rloops, True, rkind)
+    for loop, head, tail in ((wl, w_head, w_tail), (rl, r_head, r_tail)):
+        block = loop.body.block
+        if head:
+            rewriter.insert(head, InsertPoint.at_start(block))
+        if tail:
+            rewriter.insert(tail, InsertPoint.before(block.last_op))  # type: ignore[arg-type]
+
+
 def _lower_pipeline(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
                     units: dict[str, SSAValue], rewriter: PatternRewriter) -> None:
     stages = pipeline.stages
@@ -348,6 +388,10 @@ def _lower_pipeline(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
         if not shared or kinds[i] == kinds[j]:
             continue
         pair = [units[kinds[i]], units[kinds[j]]]
+        wl, rl = stream_loop(stages[i]), stream_loop(stages[j])
+        if wl is not None and rl is not None:
+            _stream_signals(pair, kinds[i], kinds[j], loops, wl, rl, rewriter)
+            continue
         if copies > 1 and loops:
             _modulo_signals(pipeline, loops, copies, pair, kinds[i], kinds[j], head, tail,
                             i, j)

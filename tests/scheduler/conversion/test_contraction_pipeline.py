@@ -1,6 +1,7 @@
 """When the contraction pipeline takes a group (scheduler/conversion/ktir_to_ktdf/
 contraction_pipeline.py) and the block it picks: the widest column block, a multiple of the
-engine's columns, whose operands for every k step fit half the scratchpad; else the SIMD path."""
+engine's columns, whose streamed operands (one k step's, twice) fit half the scratchpad; else
+the SIMD path."""
 
 from __future__ import annotations
 
@@ -48,17 +49,20 @@ def test_blocks_of_the_k_loop_matmuls(spyre) -> None:
     small = _group(ROOT / "tests" / "ktir_tools" / "matmul" / "matmul_ksteps.mlir")
     plan = matrix_plan(small, spyre)
     assert plan is not None and plan.block == (16, 32, 64) and len(plan.steps) == 2
+    assert plan.chain is not None  # the two steps stream through one instance
     big = _group(ROOT / "examples" / "kernels" / "matmul_1024.mlir")
     plan = matrix_plan(big, spyre)
-    # 8 k steps of 256 x 128 (A) and 128 x Nb (B): Nb = 128 is the widest in 1 MiB
+    # 8 k steps of 256 x 128 (A) and 128 x Nb (B), streamed: Nb = 128, the tile
     assert plan is not None and plan.block == (256, 128, 128) and len(plan.steps) == 8
+    assert plan.chain is not None
 
 
 def test_a_smaller_scratchpad_narrows_the_block_or_leaves_the_simd_path(spyre) -> None:
     small = _group(ROOT / "tests" / "ktir_tools" / "matmul" / "matmul_ksteps.mlir")
     engine = spyre.matrix_engine
-    # footprint 2 x (16 x 32 + 32 x Nb) x 2 B + 16 x Nb x 2 B: Nb = 64 (the tile) takes 12 KiB,
-    # Nb = 32 7 KiB. Half the scratchpad (double-buffered) when the whole tile fits there:
+    # streamed footprint 2 x (16 x 32 + 32 x Nb) x 2 B (one k step's blocks, two copies)
+    # + 16 x Nb x 2 B: Nb = 64 (the tile) takes 12 KiB, Nb = 32 7 KiB. Half the scratchpad
+    # (two instances) when the whole tile fits there:
     assert matrix_plan(small, _Device(engine, 32768)).block == (16, 32, 64)
     # else the widest block of the whole scratchpad, when wider (A read by fewer instances):
     assert matrix_plan(small, _Device(engine, 16384)).block == (16, 32, 64)
@@ -72,3 +76,31 @@ def test_a_smaller_scratchpad_narrows_the_block_or_leaves_the_simd_path(spyre) -
 def test_a_reduction_that_is_not_a_contraction_stays_on_simd(spyre) -> None:
     rows = _group(ROOT / "examples" / "kernels" / "softmax.mlir", {"M": "64"})
     assert rows.reductions() and matrix_plan(rows, spyre) is None
+
+
+def test_steps_that_are_not_kc_apart_stay_resident(spyre) -> None:
+    """A K loop walking backwards (step s at k = 32 - 32 s): no stride of kc between the steps
+    in the order they are added, so no streaming: every step keeps its slots (two block
+    products), still bitwise."""
+    from ktir_tools.run import run_and_check
+
+    kernel = ROOT / "tests" / "ktir_tools" / "matmul" / "matmul_backwards.mlir"
+    plan = matrix_plan(_group(kernel), spyre)
+    assert plan is not None and plan.chain is None and len(plan.steps) == 2
+    report = run_and_check(kernel, "spyre")
+    assert report.match, list(report.checks)
+
+
+def test_the_chain_of_the_kernels_accumulator(spyre) -> None:
+    """matmul_ksteps's two steps: D_s = D_{s-1} + round_f16(p_{s-1}) in f16 from the zero
+    block (its own rounding), the stored value D_16 itself."""
+    from scheduler.conversion.ktir_to_ktdf.elementwise_fusion import Apply, Const
+
+    kernel = ROOT / "tests" / "ktir_tools" / "matmul" / "matmul_ksteps.mlir"
+    group = _group(kernel)
+    plan = matrix_plan(group, spyre)
+    assert plan is not None and plan.chain is not None
+    chain = plan.chain
+    (_, node), = group.outputs
+    assert isinstance(chain.init, Const) and chain.last == node
+    assert isinstance(chain.last, Apply) and chain.prev in chain.last.args

@@ -32,7 +32,8 @@
 // CHECK-NEXT:        agen.composite_load_and_store src:%{{.*}}[%[[V0]] * 32] dst:%[[BUF:.*]][0]
 // CHECK-NEXT:         time_symbols(), load_iv(%{{.*}}:vector<32xf32>)
 // CHECK:           } else {
-// CHECK-NEXT:        %[[ZV:.*]] = vectorchain.constant_bitstream {value = [0x0,
+// CHECK-NEXT:        %[[Z1:.*]] = vectorchain.constant_bitstream {value = [0x0]} : vector<1xf32>
+// CHECK-NEXT:        %[[ZV:.*]] = vectorchain.shuffle input(%[[Z1]]) {indices = [0 : i32], repetition = 32 : i32} : vector<1xf32>, vector<32xf32>
 // CHECK-NEXT:        agen.vector_store %[[ZV]], %[[BUF]][0] {{.*}} : memref<32xf32>, vector<32xf32>
 // CHECK-NEXT:        agen.composite_load_and_store src:%{{.*}}[%[[V0]] * 32] dst:%[[BUF]][0]
 // CHECK-NEXT:         time_symbols(%[[V0]], %[[LEN]]), load_iv(%{{.*}}:vector<1xf32>)

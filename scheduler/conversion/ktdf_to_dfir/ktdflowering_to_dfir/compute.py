@@ -182,7 +182,7 @@ class LowerGeneric(RewritePattern):
         n_in = len(op.inputs)
         if self.programs.of(op) is None:
             return
-        read_outs = [_carried_vector(x, rewriter) for a, x in zip(body.args[n_in:], op.outputs)
+        read_outs = [carried_vector(x, rewriter) for a, x in zip(body.args[n_in:], op.outputs)
                      if a.first_use is not None or _reducing(op)]
         if not all(isinstance(x.type, VectorType)
                                              for x in (*op.inputs, *read_outs)):
@@ -300,9 +300,10 @@ class LowerFill(RewritePattern):
         replace_keeping_names(rewriter, op, v.ops, [out])
 
 
-def _carried_vector(x: SSAValue, rewriter: PatternRewriter) -> SSAValue:
+def carried_vector(x: SSAValue, rewriter: PatternRewriter) -> SSAValue:
     """A tensor carried by an `scf.for` whose init is a vector now (a reduction's partials,
-    lowered by LowerFill): the loop carries that vector (argument and result retyped)."""
+    lowered by LowerFill; the contraction pipeline's accumulator, matrix.py): the loop
+    carries that vector (argument and result retyped)."""
     if isinstance(x.type, VectorType) or not isinstance(x, BlockArgument):
         return x
     loop = x.block.parent_op()
@@ -310,7 +311,7 @@ def _carried_vector(x: SSAValue, rewriter: PatternRewriter) -> SSAValue:
         return x
     k = x.index - 1
     init = loop.iter_args[k]
-    init = _carried_vector(init, rewriter)
+    init = carried_vector(init, rewriter)
     if not isinstance(init.type, VectorType):
         return x
     new = rewriter.replace_value_with_new_type(x, init.type)

@@ -47,12 +47,15 @@ class UseProgramTile(_InPrograms):
 
 
 class StripLoopType(_InPrograms):
-    """DataflowIR carries no ScheduleIR attribute: a cloned loop loses `#ktdf.loop_type`."""
+    """DataflowIR carries no ScheduleIR attribute: a cloned loop loses `#ktdf.loop_type` (and
+    double-buffering's `ktdf.stream_copies`)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: scf.ForOp | scf.IfOp, rewriter: PatternRewriter) -> None:
-        if "loop_type" in op.attributes and self.programs.of(op) is not None:
-            del op.attributes["loop_type"]
+        marks = [k for k in ("loop_type", "ktdf.stream_copies") if k in op.attributes]
+        if marks and self.programs.of(op) is not None:
+            for k in marks:
+                del op.attributes[k]
             rewriter.notify_op_modified(op)
 
 

@@ -6,7 +6,8 @@ The box moves whole when it lies inside the mask, element by element otherwise:
     scf.if %in {
       agen.composite_load_and_store src:%x[%v0] dst:%buf[0] ... (the unmasked DMA)
     } else {
-      agen.vector_store %zeros, %buf[0] ...                 // source_mask only: the padding
+      agen.vector_store %zeros, %buf[0] ...     // source_mask only: the padding (a shuffle
+                                                // broadcasting one zero lane)
       agen.composite_load_and_store src:%x[%v0] dst:%buf[0]
         time_symbols(%v0, %n), load_iv(%e : vector<1xf32>) {
         load_set = (d0) : (d0 == 0), time_set = (t0)[s0, s1] : (t0 >= 0, -t0 + 31 >= 0,
@@ -151,9 +152,11 @@ def masked_dma(t: DataTransferOp, s: Access, d: Access, sizes: list[int],
     partial: list[Operation] = []
     if side_name == "source":  # what the mask hides reads as 0
         lanes = math.prod(sizes)
-        zeros = vectorchain.ConstantBitstreamOp([0] * lanes, VectorType(elt, [lanes]))
-        partial += [zeros, agen.VectorStoreOp(zeros.result, d.memref, d.indices, d.map,
-                                              ktdp.box_set(sizes), ident)]
+        # one zero lane broadcast (a box of 65,536 lanes spelled out costs a second)
+        seed = vectorchain.ConstantBitstreamOp([0], VectorType(elt, [1]))
+        zeros = vectorchain.ShuffleOp(seed.result, [0], lanes, VectorType(elt, [lanes]))
+        partial += [seed, zeros, agen.VectorStoreOp(zeros.output, d.memref, d.indices, d.map,
+                                                    ktdp.box_set(sizes), ident)]
     time = TimeLoop(_time_set(side, mask, sizes), ident,
                     [*side.indices, *t.mask_symbols])
     partial.append(agen.CompositeLoadAndStoreOp(

@@ -11,8 +11,11 @@ The widening casts of the operands fold into the engine (it multiplies f16/bf16 
 f32); a matmul of blocks the engine does not take (f32 operands) is an error naming the op.
 An element-wise op on whole blocks (arith or math: the kernel's rounding and accumulation, an
 FFN's silu of the product) is its element-wise recipe (`scheduler.analysis.compute_ops`) on
-vectors of the block's lanes; a splat tensor constant a `constant_bitstream`. Each pattern waits until its operands are vectors (the FIFO
-reads lowered by transfers.py, the fill by compute.py).
+vectors of the block's lanes; a splat tensor constant one lane's `constant_bitstream`
+broadcast by a `shuffle`. The accumulator the compute stage's k loop carries (the streamed
+k steps) becomes a vector with its init, and the loop carries that vector. Each pattern
+waits until its operands are vectors (the FIFO reads lowered by transfers.py, the fill by
+compute.py).
 """
 
 from __future__ import annotations
@@ -33,7 +36,10 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 
 from ktir.diagnostics import op_error
 from scheduler.analysis.compute_ops import SCALAR_OPS, lower_scalar
-from scheduler.conversion.ktdf_to_dfir.ktdflowering_to_dfir.compute import VectorchainBuilder
+from scheduler.conversion.ktdf_to_dfir.ktdflowering_to_dfir.compute import (
+    VectorchainBuilder,
+    carried_vector,
+)
 from scheduler.conversion.ktdf_to_dfir.ktdflowering_to_dfir.programs import Programs
 from scheduler.rewriting import replace_keeping_names
 from spyrecode.dialects import matrixchain, vectorchain
@@ -89,13 +95,21 @@ class LowerBlockArith(RewritePattern):
             value = op.value
             if not (isinstance(value, DenseIntOrFPElementsAttr) and value.is_splat()):
                 return
-            out = v.constant(value.get_values()[0], t.get_element_type())
-            replace_keeping_names(rewriter, op, v.ops, [out])
+            # one lane broadcast by a shuffle: a block's constant (the zero accumulator,
+            # 16,384 lanes and more) spelled lane by lane costs seconds of compile time
+            e = t.get_element_type()
+            seed = vectorchain.ConstantBitstreamOp.from_numbers([value.get_values()[0]],
+                                                               v.vector(e, 1))
+            out = vectorchain.ShuffleOp(seed.result, [0], v.lanes, v.vector(e))
+            replace_keeping_names(rewriter, op, [seed, out], [out.output])
             return
-        if op.name not in SCALAR_OPS or not all(isinstance(x.type, VectorType)
-                                                for x in op.operands):
+        if op.name not in SCALAR_OPS:
             return
-        results = lower_scalar(v, op, list(op.operands))
+        # a block carried by the contraction pipeline's k loop: a vector once its init is
+        operands = [carried_vector(x, rewriter) for x in op.operands]
+        if not all(isinstance(x.type, VectorType) for x in operands):
+            return
+        results = lower_scalar(v, op, operands)
         replace_keeping_names(rewriter, op, v.ops, results)
 
 
