@@ -1,6 +1,6 @@
 """Schedule quality: what the optimisation passes buy, kernel by kernel, against the bound.
 
-    python -m bench.schedule [--devices spyre,sample_device] [--only NAME]
+    python -m bench.schedule [--devices spyre,sample_device] [--only NAME] [--no-simd-matmul]
 
 For each kernel on each device: emulated cycles of the naive schedule (`-O0`: every pass of
 `scheduler.pipeline.OPTIMISATIONS` disabled — one vector per transfer behind a handshake),
@@ -208,22 +208,41 @@ tile the FIFO pipelines' nests and the cycles are those without them (add_96x64 
 bias_add 18,770, eltwise_chain 14,069, mul_max 14,117; every divisor pair of add_96x64's
 3 x 2 nest runs 1,892: tests/scheduler/transforms/test_tile_size_selection.py).
 
-Matmuls on spyre's matrix engine (the contraction pipeline; `matmul_rows`, optimised schedule
-only, every run bitwise against the reference):
+Matmuls on spyre's matrix engine (the contraction pipeline, k steps streamed through each
+instance) and on spyre without it (`spyre_simd`; `matmul_rows`, optimised schedule only, every
+run bitwise against the reference):
 
-    kernel                 device            cycles    bound binding      eff
-    matmul_512             spyre             59,877   12,288 DDR         0.21
-    matmul_1024            spyre            265,453   49,152 DDR         0.19
+    kernel                 device            cycles     bound binding      eff
+    matmul_512             spyre             55,391    12,288 DDR         0.22
+    matmul_512             spyre_simd       614,078   131,292 PE          0.21
+    matmul_1024            spyre            217,311    49,152 DDR         0.23
+    matmul_1024            spyre_simd     8,942,072 1,048,796 PE          0.12
 
-Both are bound by device memory, far from 0.7: the engine would need 4,096 and 32,768 cycles
-(512^3 and 1024^3 MACs over 32 x 1,024 per cycle), but each tile reads its own K x (Mt + Nt)
-of A and B from DDR, which the 32 cores share at 128 B/cycle: on the 4 x 8 grid every row of A
-is read by the 8 tiles of its grid row and every column of B by the 4 of its grid column,
-6.8 MB (512) and 27 MB (1024) against the 1.5 and 6 MB the bound charges (each byte once).
-The emulated cycles are 89% and 80% of those bytes over 128 B/cycle. What would lift it is
+On the engine both are bound by device memory, far from 0.7: the engine would need 4,096 and
+32,768 cycles (512^3 and 1024^3 MACs over 32 x 1,024 per cycle), but each tile reads its own
+K x (Mt + Nt) of A and B from DDR, which the 32 cores share at 128 B/cycle: on the 4 x 8 grid
+every row of A is read by the 8 tiles of its grid row and every column of B by the 4 of its
+grid column, 6.8 MB (512) and 27 MB (1024) against the 1.5 and 6 MB the bound charges (each
+byte once). The emulated cycles are within 4% (512) and 2% (1024) of those bytes over
+128 B/cycle (before the k steps were streamed: 59,877 and 265,453). What would lift it is
 reuse across cores, not compute: tiles passing their A rows along the ring to the others of
 their grid row (and B columns down their grid column), each byte read from DDR once, would
 be bound by 6 MB / 128 = 49k cycles for 1024^3.
+
+On spyre without its matrix engine (`spyre_simd`, the SIMD contraction of
+reduction_pipeline.py) both are far from their bound, which the lanes' f32 rate sets (an f16
+matmul sums in f32: one f32 operation per MAC, 1,024 per cycle over 32 PEs). The schedules
+are limited by device memory instead: an instance covers Mt rows x one 32-lane vector of columns with
+every k step's A and B blocks resident, so its B block (K x 32) crosses DDR again for every
+Mt rows — Mt = 4 for 512^3 (64 instances a tile, 75 MB in all: 590k cycles at 128 B/cycle,
+96% of the emulated cycles) and Mt = 2 for 1024^3 (its eight resident k steps leave room for
+two rows; 512 instances a tile, 1.14 GB). The PE alone would take 2x the bound (a MAC is an
+f32 mulf and addf: the lanes have no fused multiply-add). What would lift it: B resident
+across a tile's instances (a block of the tile's whole width, which broadcast-promotion would
+then load once; reduction-loop-exposure does not yet cut a block of several vectors along a
+parallel dimension) and k steps streamed rather than resident, so Mt grows. Emulating them
+takes minutes (512^3: 104 s, 1024^3: 54 min at a load of ~8), most of it in the race checker's
+bookkeeping of the A column reads.
 """
 
 from __future__ import annotations
