@@ -159,9 +159,30 @@ F16_TO_F32 = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(np.float
 _FAST_MIN = 2048  # below this many elements numpy's own conversions are faster
 
 
+_WIDEN_MIN = 16384  # below this many elements the table lookup is faster
+
+
 def widen_f16(x: np.ndarray) -> np.ndarray:
-    """float16 array -> the same values as float32 (exact)."""
-    return F16_TO_F32.take(x.view(np.uint16))
+    """float16 array -> the same values as float32 (exact), C-ordered.
+
+    Large arrays by three integer passes and one multiply instead of a table lookup (a
+    gather, ~3-6 ns an element; this ~0.5 ns): the half's bits shifted into float32's place,
+    sign-extended from int16 and the three copied sign bits cleared, make a float32 whose
+    value is the half's times 2**-112 for every finite half (normal or subnormal); times
+    2**112 is exact. Infinities and NaNs (exponent 31) land at 2**16 and above and get
+    float32's exponent 255 instead, payload kept. Bit for bit `F16_TO_F32` on all 2**16
+    patterns (tests)."""
+    if x.size < _WIDEN_MIN:
+        return F16_TO_F32.take(x.view(np.uint16))
+    u = x.view(np.int16).astype(np.int32, order="C")
+    u <<= 13
+    u &= np.int32(-0x70000001)  # 0x8FFFFFFF: sign and the half's 15 bits
+    f = u.view(np.float32)
+    f *= np.float32(2.0**112)
+    if f.max() >= 65536 or f.min() <= -65536:  # infinities and NaNs
+        special = (u & np.int32(0x7FFFFFFF)) >= np.int32(0x47800000)
+        u[special] += np.int32(0x38000000)  # exponent 143 -> 255
+    return f
 
 
 def narrow_f16(x: np.ndarray) -> np.ndarray:
