@@ -193,6 +193,8 @@ def narrow_f16(x: np.ndarray) -> np.ndarray:
         return x.astype(np.float16)
     u = np.ascontiguousarray(x).view(np.uint32)
     a = u & np.uint32(0x7FFFFFFF)
+    if a.min() < 0x38800000:  # subnormal halves or zeros (common in outputs)
+        return _narrow_rounded(x)
     h = a >> np.uint32(13)
     h &= np.uint32(1)
     h += a
@@ -204,21 +206,39 @@ def narrow_f16(x: np.ndarray) -> np.ndarray:
         nan = np.uint32(0x7C00) + ((a & np.uint32(0x7FFFFF)) >> np.uint32(13))
         nan = np.where(nan == 0x7C00, np.uint32(0x7C01), nan)
         np.copyto(h, np.where(a > np.uint32(0x7F800000), nan, np.uint32(0x7C00)), where=big)
-    if a.min() < 0x38800000:  # subnormal halves and zeros: multiples of 2**-24
-        # |x| + 0.5 rounds |x| to a multiple of 2**-24 (the float32 ulp at 0.5), ties to
-        # even, in one add; its low bits are then the half's. Clamped first, so no value
-        # overflows or is NaN. (Zeros, common in outputs, made the former np.where / rint
-        # route cost 6x the normal path.)
-        small = a < np.uint32(0x38800000)
-        tiny = np.minimum(a, np.uint32(0x38800000)).view(np.float32)
-        tiny += np.float32(0.5)
-        sub = tiny.view(np.uint32)
-        sub -= np.uint32(0x3F000000)
-        np.copyto(h, sub, where=small)
     sign = u >> np.uint32(16)
     sign &= np.uint32(0x8000)
     h |= sign
     return h.astype(np.uint16).view(np.float16).reshape(x.shape)
+
+
+def _narrow_rounded(x: np.ndarray) -> np.ndarray:
+    """`narrow_f16` by way of `_round_f16`: the rounded float32 holds a half exactly, and
+    times 2**-112 (exact, sign kept) its bits are the half's shifted left by 13 for every
+    finite half, subnormals and zeros included; infinities keep their exponent's low bits
+    (0x7C00 once masked). Rounding to subnormals is thus one path with the normal one (the
+    route above needs a second, masked pass for them). NaNs (a multiply quiets a signalling
+    one) are taken from numpy's own conversion."""
+    r, normal = _round_f16(x)  # a fresh array of x's shape
+    sign = r.view(np.uint16)[..., 1::2] & np.uint16(0x8000)
+    if normal:
+        r *= np.float32(2.0**-112)
+    else:
+        with np.errstate(invalid="ignore"):  # signalling NaNs
+            r *= np.float32(2.0**-112)
+    b = r.view(np.uint32)
+    b >>= np.uint32(13)
+    h = b.astype(np.uint16)
+    if not normal:
+        h &= np.uint16(0x7FFF)
+        if h.max() > 0x7C00:  # NaNs
+            nan = h > np.uint16(0x7C00)
+            h |= sign
+            with np.errstate(invalid="ignore"):
+                h[nan] = x[nan].astype(np.float16).view(np.uint16)
+            return h.view(np.float16)
+    h |= sign
+    return h.view(np.float16)
 
 
 def _round_f16(x: np.ndarray) -> tuple[np.ndarray, bool]:

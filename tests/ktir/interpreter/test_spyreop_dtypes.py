@@ -144,6 +144,15 @@ def test_narrow_f16_is_numpys_conversion_bit_for_bit():
     np.testing.assert_array_equal(dtypes.narrow_f16(x).view(np.uint16), want)
     np.testing.assert_array_equal(dtypes.widen_f16(want.view(np.float16)),
                                   want.view(np.float16).astype(np.float32))
+    # no zero or value below the smallest normal half: the integer route (the one above
+    # takes the rounded one), infinities and NaNs included; and a strided input
+    big = x[~(np.abs(x) < 2.0**-14)]  # NaNs kept
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(dtypes.narrow_f16(big).view(np.uint16),
+                                      big.astype(np.float16).view(np.uint16))
+        grid = x[: 1 << 20].reshape(1024, 1024)[1::2, ::3]
+        np.testing.assert_array_equal(dtypes.narrow_f16(grid).view(np.uint16),
+                                      grid.astype(np.float16).view(np.uint16))
 
 
 def test_widen_f16_is_exact_on_every_pattern_bit_for_bit():
