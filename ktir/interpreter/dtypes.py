@@ -220,25 +220,26 @@ def _narrow_rounded(x: np.ndarray) -> np.ndarray:
     route above needs a second, masked pass for them). NaNs (a multiply quiets a signalling
     one) are taken from numpy's own conversion."""
     r, normal = _round_f16(x)  # a fresh array of x's shape
-    sign = r.view(np.uint16)[..., 1::2] & np.uint16(0x8000)
+    b = r.view(np.uint32)
+    sign = b >> np.uint32(16)
+    sign &= np.uint32(0x8000)
     if normal:
         r *= np.float32(2.0**-112)
     else:
         with np.errstate(invalid="ignore"):  # signalling NaNs
             r *= np.float32(2.0**-112)
-    b = r.view(np.uint32)
     b >>= np.uint32(13)
-    h = b.astype(np.uint16)
     if not normal:
-        h &= np.uint16(0x7FFF)
-        if h.max() > 0x7C00:  # NaNs
-            nan = h > np.uint16(0x7C00)
-            h |= sign
+        b &= np.uint32(0x7FFF)  # the sign, and an infinity's exponent bits past the half's
+        if b.max() > 0x7C00:  # NaNs
+            nan = b > np.uint32(0x7C00)
+            b |= sign
+            h = b.astype(np.uint16)
             with np.errstate(invalid="ignore"):
                 h[nan] = x[nan].astype(np.float16).view(np.uint16)
             return h.view(np.float16)
-    h |= sign
-    return h.view(np.float16)
+    b |= sign  # (a finite half's bits stop at 14: bit 18, the sign, is cleared by the cast)
+    return b.astype(np.uint16).view(np.float16)
 
 
 def _round_f16(x: np.ndarray) -> tuple[np.ndarray, bool]:
@@ -256,7 +257,8 @@ def _round_f16(x: np.ndarray) -> tuple[np.ndarray, bool]:
     r += np.uint32(0x0FFF)  # ties to even at the 13th mantissa bit: a normal half
     r &= np.uint32(0xFFFFE000)
     a = u & np.uint32(0x7FFFFFFF)
-    big = a.max() >= 0x477FF000  # overflow to inf, inf, NaN
+    amax = a.max()
+    big = amax >= 0x477FF000  # overflow to inf, inf, NaN
     a -= np.uint32(1)  # zero wraps around to the top
     small = a.min() < 0x387FFFFF  # a nonzero value below the smallest normal half
     out = r.view(np.float32)
@@ -268,12 +270,17 @@ def _round_f16(x: np.ndarray) -> tuple[np.ndarray, bool]:
         tiny -= np.float32(0.5)
         out.reshape(-1)[at] = np.copysign(tiny, v)
     if big:
-        a += np.uint32(1)
-        nan = u & np.uint32(0xFFFFE000)  # the payload fp16 keeps, never emptied
-        nan |= np.where(nan & np.uint32(0x7FFFFF), np.uint32(0), np.uint32(0x2000))
-        inf = (u & np.uint32(0x80000000)) | np.uint32(0x7F800000)
-        np.copyto(r, np.where(a > np.uint32(0x7F800000), nan, inf),
-                  where=a >= np.uint32(0x477FF000))
+        # a value rounded past the largest half is 2**16 or more (carries into float32's
+        # exponent give infinity for the largest floats); times 2**112 exactly those
+        # overflow to infinity, sign kept, and times 2**-112 the others are back, exactly
+        with np.errstate(over="ignore", invalid="ignore"):
+            out *= np.float32(2.0**112)
+            out *= np.float32(2.0**-112)
+        if amax > 0x7F800000:  # NaNs: the payload fp16 keeps, never emptied
+            a += np.uint32(1)
+            nan = u & np.uint32(0xFFFFE000)
+            nan |= np.where(nan & np.uint32(0x7FFFFF), np.uint32(0), np.uint32(0x2000))
+            np.copyto(r, nan, where=a > np.uint32(0x7F800000))
     return out.reshape(x.shape), not (small or big)
 
 

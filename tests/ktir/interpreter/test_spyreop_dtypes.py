@@ -183,6 +183,15 @@ def test_round_f16_is_narrowing_and_widening_again():
                   np.zeros(5000, np.float32), np.float32([1e-6, 65519.0, 65520.0, -0.0])):
             want = dtypes.widen_f16(x.astype(np.float16)).view(np.uint32)
             np.testing.assert_array_equal(dtypes.round_f16(x).view(np.uint32), want)
+        # overflow and infinities without NaNs (the scaling route), then with every kind
+        edge = np.array([65504.0, 65519.996, 65520.0, -65520.0, 3.4028235e38, -3.4028235e38,
+                         np.inf, -np.inf, 1e5, -1e-8, 2.0**-25, -0.0], np.float32)
+        rows = np.concatenate([(rng.standard_normal(1 << 14) * 3).astype(np.float32), edge])
+        nans = np.array([0x7F800001, 0x7FC00000, 0xFFFFFFFF, 0x7F801FFF, 0xFFA00000],
+                        np.uint32).view(np.float32)
+        for x in (rows, np.concatenate([rows, nans]), rows[::-3]):
+            want = dtypes.widen_f16(x.astype(np.float16)).view(np.uint32)
+            np.testing.assert_array_equal(dtypes.round_f16(x).view(np.uint32), want)
         x64 = np.array([1 + 2.0**-11 + 2.0**-40, 0.1, 1e300], dtype=np.float64)  # once, directly
         np.testing.assert_array_equal(dtypes.round_f16(x64), x64.astype(np.float16))
 
