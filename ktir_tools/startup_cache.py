@@ -9,15 +9,16 @@ the kernel never spells.
   `ktir interpret` (a fifth of its start-up). The code objects depend only on that source
   text, so they are kept as `__pycache__` keeps a module's: marshalled in a file next to this
   module's bytecode (`importlib.util.cache_from_source`, so `PYTHONPYCACHEPREFIX` is
-  honoured), keyed by the text, written only when this run compiled a text the file lacked
-  and bytecode may be written (not under `PYTHONDONTWRITEBYTECODE`). The functions are the
-  ones `exec` would have made: same code, same globals, same closure values.
+  honoured) behind the bytecode format's magic number, keyed by the text, written only
+  when this run compiled a text the file lacked and bytecode may be written (not under
+  `PYTHONDONTWRITEBYTECODE`). The functions are the ones `exec` would have made: same
+  code, same globals, same closure values.
 - `defer_assembly_formats()`: xDSL compiles each op's `assembly_format` into a parser and
   printer when the op's class is defined (`FormatProgram.from_str`, ~0.05 CPU s over the
   ~200 ops of the dialects a kernel loads); deferred, an op's format is compiled the first time
   that op is parsed or printed. A malformed format then fails at first use instead of at
   import, which is why only the command-line process defers (tests and library users keep
-  xDSL's eager definitions, and every shipped format is compiled by the test suite).
+  xDSL's eager definitions, so a bad format still fails the test suite at import).
 
 `install()` does both; `ktir_tools.process.startup()` calls it in the program's own process
 before a command's heavy imports. Nothing here changes what any op or dataclass does.
@@ -47,12 +48,22 @@ def _cache_file() -> str | None:
     return pyc.removesuffix(".pyc") + ".dataclass-code.marshal"
 
 
+def _magic() -> bytes:
+    from importlib.util import MAGIC_NUMBER
+
+    return MAGIC_NUMBER  # the bytecode format, as a .pyc file states it
+
+
 def _load(path: str | None) -> dict[str, Any]:
     if path is None:
         return {}
     try:
         with open(path, "rb") as f:
-            data = marshal.loads(f.read())
+            raw = f.read()
+        magic = _magic()
+        if not raw.startswith(magic):  # another bytecode format (or not this file at all)
+            return {}
+        data = marshal.loads(raw[len(magic):])
     except (OSError, EOFError, ValueError, TypeError):  # missing, unreadable or corrupt
         return {}
     code_type = type(_load.__code__)
@@ -116,7 +127,7 @@ def cache_dataclass_code(path: str | None = None) -> bool:
         try:
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(tmp, "wb") as f:
-                f.write(marshal.dumps(keep))
+                f.write(_magic() + marshal.dumps(keep))
             os.replace(tmp, path)  # atomic: a concurrent reader sees the old or the new file
         except OSError:  # a read-only install: no cache, as for bytecode
             try:

@@ -244,11 +244,17 @@ def _narrow_rounded(x: np.ndarray) -> np.ndarray:
 
 def _round_f16(x: np.ndarray) -> tuple[np.ndarray, bool]:
     """(x rounded to f16 as float32, whether every value was in the normal range)."""
+    out, normal, _ = _round_f16_nan(x)
+    return out, normal
+
+
+def _round_f16_nan(x: np.ndarray) -> tuple[np.ndarray, bool, bool]:
+    """`_round_f16`, and whether x may hold a NaN (False: it holds none)."""
     if x.dtype == np.float64:  # rounded once, directly, as numpy does
-        return widen_f16(np.asarray(x.astype(np.float16))), False
+        return widen_f16(np.asarray(x.astype(np.float16))), False, True
     x = np.asarray(x, dtype=np.float32)
     if x.size < _FAST_MIN:
-        return widen_f16(np.asarray(x.astype(np.float16))), False
+        return widen_f16(np.asarray(x.astype(np.float16))), False, True
     x = np.ascontiguousarray(x)
     u = x.view(np.uint32)
     r = u >> np.uint32(13)
@@ -281,7 +287,7 @@ def _round_f16(x: np.ndarray) -> tuple[np.ndarray, bool]:
             nan = u & np.uint32(0xFFFFE000)
             nan |= np.where(nan & np.uint32(0x7FFFFF), np.uint32(0), np.uint32(0x2000))
             np.copyto(r, nan, where=a > np.uint32(0x7F800000))
-    return out.reshape(x.shape), not (small or big)
+    return out.reshape(x.shape), not (small or big), bool(amax > 0x7F800000)
 
 
 def round_f16(x: Any) -> np.ndarray:
@@ -307,8 +313,8 @@ def f16_ufunc(f: np.ufunc, *args: Any) -> np.ndarray:
     pick = _F16_SELECT.get(f)
     if pick is not None:
         return np.asarray(pick(*args), dtype=np.float32)
-    out, normal = _round_f16(np.asarray(f(*args)))
-    if not normal:
+    out, _, maybe_nan = _round_f16_nan(np.asarray(f(*args)))
+    if maybe_nan:
         nan = np.isnan(out)
         if nan.any():
             out = out.copy() if not out.flags.writeable else out

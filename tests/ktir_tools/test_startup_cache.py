@@ -109,7 +109,10 @@ def test_cached_dataclasses_behave_as_dataclasses_own(tmp_path: Path) -> None:
 def test_a_corrupt_cache_is_ignored_and_replaced(tmp_path: Path) -> None:
     cache = tmp_path / "code.marshal"
     plain = _python(CLASSES + "\nprint(behaviour())\n").strip()
-    for junk in (b"", b"\x00garbage", b"\xe3\x00\x00\x00"):
+    from importlib.util import MAGIC_NUMBER
+
+    for junk in (b"", b"\x00garbage", b"\xe3\x00\x00\x00", MAGIC_NUMBER + b"\x00junk",
+                 b"\x00\x00\x00\x00" + b"{}"):
         cache.write_bytes(junk)
         assert _with_cache(cache).strip().splitlines()[0] == plain
     assert eval(_with_cache(cache).strip().splitlines()[1])["compiled"] == 0
