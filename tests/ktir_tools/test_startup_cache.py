@@ -56,7 +56,8 @@ class Child(Frozen):
 def behaviour():
     out = []
     f = Frozen(1, "y", (2,))
-    out += [repr(f), f == Frozen(1, "y", (2,)), f == Frozen(2), hash(f) == hash(Frozen(1, "y", (2,)))]
+    same = Frozen(1, "y", (2,))
+    out += [repr(f), f == same, f == Frozen(2), hash(f) == hash(same)]
     try:
         f.a = 3
     except dataclasses.FrozenInstanceError as e:
@@ -137,7 +138,8 @@ func.func @f(%a: tensor<4xf32>, %b: index) -> tensor<4xf32> {
   %s = arith.addi %b, %c : index
   %t = arith.addf %a, %a fastmath<fast> : tensor<4xf32>
   %e = tensor.empty() : tensor<4xf32>
-  %m = linalg.add ins(%t, %a : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %m = linalg.add ins(%t, %a : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>)
+         -> tensor<4xf32>
   %x = math.exp %m : tensor<4xf32>
   func.return %x : tensor<4xf32>
 }
