@@ -1,6 +1,6 @@
 """Times `ktir interpret` against ktir-cpu on ktir-cpu's own kernels, side by side, same inputs.
 
-    python bench/interpreter.py [--repeat 3] [--ktir-cpu PATH] [--only NAME]
+    python bench/interpreter.py [--repeat 3] [--ktir-cpu PATH] [--only NAME] [--baseline TREE]
 
 The calls are those of ktir-cpu's example tests that take it a second or more: softmax
 4096x1024, layer norm 1151x8192, the 64x2048x8192 matmul, paged attention and RoPE
@@ -15,14 +15,34 @@ then, best of `--repeat`:
   same .npz and parsed the file before the clock starts (wall and CPU seconds).
 
 The outputs are compared (largest difference relative to the largest magnitude, and the
-count of elements outside fp16's 1e-2 rtol/atol). ktir-cpu is read from PATH: a source
+count of elements outside fp16's 1e-2 rtol/atol). `--baseline TREE` also runs another
+checkout's `ktir interpret` (e.g. main's, before a speed-up) on each call and says whether
+the two wrote the same bits. ktir-cpu is read from PATH: a source
 checkout, or a bare git mirror whose HEAD is exported to a temporary folder (default: the
 mirror at /work/.mirror/torch-spyre+ktir-cpu/repo when it exists). Its sources go on the
 child's sys.path only; nothing of it is imported here. Load average is printed with each
 row: on a shared machine wall seconds follow it, CPU seconds much less.
 
-Measured 2026-12-03 on the project's 2-core machine, ktir-cpu at its mirror's HEAD 9e03d63,
-`--repeat 3`, niced, at a load average of 2.8-4.2 (other sessions' work beside it):
+Measured 2026-12-03 (evening) on the project's 2-core machine, ktir-cpu at its mirror's
+HEAD 9e03d63, `--repeat 3`, at a load average of 5.1-6.4 (other sessions' benchmarks and test
+runs beside it):
+
+    call                 ours s  cpu s  ktir-cpu s  cpu s  ratio  cpu ratio
+    softmax 4096x1024      0.52   0.36        5.76   3.89  11.0x      10.8x
+    layernorm 1151x8192    0.87   0.57        9.02   6.16  10.3x      10.8x
+    matmul 64x2048x8192    0.50   0.35        8.74   6.03  17.6x      17.2x
+    paged attention        0.60   0.44       14.00   9.63  23.2x      21.9x
+    rope 163840x128        0.85   0.56        2.48   1.59   2.9x       2.8x
+    rope, zero input       0.74   0.53        2.49   1.67   3.4x       3.2x
+
+Outputs agree on every call (none outside rtol = atol = 1e-2; matmul and RoPE bit for bit)
+and are the same bits as the tree's before these changes on all six (`--baseline`). The
+10x is met on softmax, layer norm, matmul and paged attention, softmax and layer norm with
+little to spare: ktir-cpu's own seconds move with the load as much as ours (minutes
+earlier, one change before, at load 2.5-4.2, ktir-cpu's softmax took 3.47 CPU s and ours
+0.38: 9.1x CPU, 7.2x wall; layer norm 10.9x, matmul 16.7x, paged attention 22.1x, RoPE 2.8x
+and 3.0x CPU; at load 8-11: 11.2x, 9.6x, 15.6x, 17.1x, 2.8x, 2.6x). The table before these
+changes (same day, `--repeat 3`, niced, load 2.8-4.2):
 
     call                 ours s  cpu s  ktir-cpu s  cpu s  ratio  cpu ratio
     softmax 4096x1024      1.66   0.67       11.41   5.54   6.9x       8.3x
@@ -32,25 +52,39 @@ Measured 2026-12-03 on the project's 2-core machine, ktir-cpu at its mirror's HE
     rope 163840x128        0.76   0.75        1.65   1.63   2.2x       2.2x
     rope, zero input       0.73   0.71        1.88   1.80   2.6x       2.5x
 
-Outputs agree on every call (no element outside rtol = atol = 1e-2; matmul and RoPE bit for
-bit). The 10x target is met on matmul and paged attention; wall seconds at this load are
-2-2.5x the CPU seconds on both sides, so the CPU ratio is the steadier figure. The same
-day at load 9-18 (ktir-cpu 74 / 80 / 41 / 27 s wall) gave CPU ratios 11.0x, 9.1x, 8.9x,
-15.6x, 1.7x, 2.5x. That day's changes, A/B against the tree before them (best of 3 each,
-alternating, load ~3.3, CPU s of the whole process, before -> after): softmax 0.71 -> 0.55, layer norm
-1.08 -> 0.94, matmul 0.62 -> 0.58, paged attention 0.69 -> 0.71, RoPE 1.02 -> 0.87 and
-0.96 -> 0.87; the run alone of matmul 0.23 -> 0.17 (tiles of unevenly spaced lanes copied
-per lane, not gathered), of softmax 0.134 -> 0.116 and RoPE's zero input 0.42 -> 0.38 (fp16
-narrowing of zeros and subnormals by one float add); start-up ~0.02 s (the xDSL universes'
-entry points are scanned only for a dialect neither xDSL nor ktir defines).
+What changed, A/B against the tree before (the whole `ktir interpret` process, best of five,
+alternating, load ~8, CPU s before -> after): softmax 0.49 -> 0.38, layer norm 0.90 -> 0.69,
+matmul 0.54 -> 0.40, paged attention 0.58 -> 0.47, RoPE 0.78 -> 0.63 and 0.75 -> 0.58; with
+the summary sum's change too, at load ~4.7: softmax 0.47 -> 0.36, layer norm 0.74 -> 0.61,
+RoPE 0.70 -> 0.60. Instructions (valgrind's count, independent of the load; before the
+summary sum's change): softmax's whole process 3125M -> 2151M, layer norm's 5277M ->
+3806M, the start-up up to a parsed RoPE kernel 1919M -> 1205M.
 
-RoPE cannot reach 10x: ktir-cpu's execute_function takes 1.6-1.8 CPU s, and the floor of a
-`ktir interpret` process before it parses a line is ~0.4 CPU s (measured best of 5, load
-~3-10: `python -c pass` 0.01, `import numpy` 0.11, with xDSL's core (ir, irdl, builtin,
-parser) 0.26, with the dialects a kernel needs (arith, func, math, scf, tensor, linalg,
-ktdp) 0.38-0.41): at most ~4.5x with a run that cost nothing. Ours is ~0.35 CPU s of
-imports, ~0.05 of parsing and verifying, and for RoPE ~0.4 of running (rounding and
-narrowing 21M fp16 values per op, copying 85 MB of inputs in and 42 MB out).
+- Start-up (`ktir_tools.startup_cache`, installed by the program's own process): Python
+  3.11's dataclasses compile every generated `__init__`/`__eq__`/`__repr__`/... from source
+  (~1,300 functions for xDSL's ~290 dataclasses, ~0.08 CPU s); their code objects are kept
+  next to the module's bytecode, keyed by the source. xDSL's assembly formats (~200 ops) are
+  compiled the first time an op is parsed or printed instead of at class definition
+  (~0.05 CPU s; a kernel spells ~17 of them).
+- fp16 values: widening by three integer passes and an exact multiply instead of a table
+  gather (7x on large arrays: matmul's 2M-element loads); narrowing rows with zeros or
+  subnormal halves by way of the rounding (one path), overflow to infinity by scaling out
+  and back by 2**112 (a masked softmax row's -inf no longer takes two np.where passes), no
+  NaN search after a rounding that saw none.
+- `--out` is written from each array's own buffer (numpy.savez copied it in 16 MiB pieces
+  first); the summary's sum of an fp16 output whose total is exact in any order is taken
+  from its float32 widening (numpy's fp16 -> float64 cast: ~60 ms of RoPE's 21M values);
+  lanes-mode access tiles fill their origins in place.
+
+RoPE cannot reach 10x: ktir-cpu's execute_function takes 1.6-1.8 CPU s. The floor of a
+`ktir interpret` process is now ~0.25 CPU s before the run (1205M instructions up to the
+parsed kernel, of which Python and numpy's import 397M; measured at load 2-4: `python -c
+pass` 0.02, `import numpy` 0.07, imports and parsing ~0.25): at most ~6x with a run that
+cost nothing. RoPE's run and output take ~0.3 more (rounding 21M fp16 values per op,
+copying 85 MB of inputs in and 42 MB out): ~3x. What is
+still imported and unused: memref and spyreop (~8 ms: mlir_compat adds ops to memref at
+import, the interpreter's handler modules are keyed by op class), and for RoPE, which uses
+only arith, scf and ktdp, also linalg, math and tensor (~25 ms more); typer ~20 ms.
 
 Measured 2026-12-02, `--repeat 1`, load 3.8-5.0: ours 0.88 / 2.43 / 1.71 / 1.22 / 1.51 /
 1.44 s wall (0.59 / 1.12 / 0.82 / 0.60 / 0.74 / 0.75 CPU s), ktir-cpu 8.63 / 15.01 / 12.70 /
@@ -202,13 +236,19 @@ def _child_env() -> dict[str, str]:
     return env
 
 
-def _ours(kernel: Path, given: Path, out: Path) -> tuple[float, float]:
-    """Wall and CPU seconds of one whole `ktir interpret` process."""
+def _ours(kernel: Path, given: Path, out: Path, tree: Path | None = None
+          ) -> tuple[float, float]:
+    """Wall and CPU seconds of one whole `ktir interpret` process (`tree`: run that source
+    checkout's ktir instead, first on the child's path)."""
     exe = shutil.which("ktir", path=str(Path(sys.executable).parent)) or "ktir"
     cmd = [exe, "interpret", str(kernel), "--inputs", str(given), "--out", str(out)]
+    env = _child_env()
+    if tree is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(tree), env.get("PYTHONPATH", "")]).rstrip(
+            os.pathsep)
     before = os.times()
     t0 = time.perf_counter()
-    done = subprocess.run(cmd, capture_output=True, env=_child_env())
+    done = subprocess.run(cmd, capture_output=True, env=env, cwd=tree)
     wall = time.perf_counter() - t0
     after = os.times()
     if done.returncode:
@@ -247,6 +287,17 @@ def agreement(ours: Path, theirs: Path, given: dict[str, Any]) -> str:
     return f"{worst:.1e} ({bad} off)"
 
 
+def same_bits(ours: Path, baseline: Path) -> str:
+    """Whether two `--out` files hold the same arrays bit for bit (names, dtypes, shapes,
+    bytes)."""
+    a, b = np.load(ours), np.load(baseline)
+    differ = sorted(set(a.files) ^ set(b.files)) + [
+        k for k in sorted(set(a.files) & set(b.files))
+        if a[k].dtype != b[k].dtype or a[k].shape != b[k].shape
+        or a[k].tobytes() != b[k].tobytes()]
+    return "same bits" if not differ else f"DIFFERENT: {', '.join(differ)}"
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--repeat", type=int, default=3)
@@ -254,9 +305,14 @@ def main(argv: list[str] | None = None) -> int:
                    help="ktir-cpu's sources: a checkout or a bare git repository")
     p.add_argument("--only", action="append", default=None, help="run calls whose name "
                    "contains this text (repeatable)")
+    p.add_argument("--baseline", type=Path, default=None, help="another ktir source "
+                   "checkout: also run its `ktir interpret` on each call and compare the "
+                   "outputs bit for bit (a change that must not alter numerics)")
     a = p.parse_args(argv)
     if not a.ktir_cpu.exists():
         p.error(f"--ktir-cpu: {a.ktir_cpu} does not exist")
+    if a.baseline is not None and not (a.baseline / "ktir").is_dir():
+        p.error(f"--baseline: {a.baseline} is not a ktir source checkout")
     calls = [c for c in CALLS if a.only is None or any(s in c.name for s in a.only)]
     print(f"{'call':20} {'ours s':>7} {'cpu s':>6} {'ktir-cpu s':>10} {'cpu s':>6} "
           f"{'ratio':>6} {'cpu ratio':>9} {'load':>5}  agreement (rel. max, off)")
@@ -280,6 +336,11 @@ def main(argv: list[str] | None = None) -> int:
                   f"{theirs[1]:6.2f} {ratio:5.1f}x {cpu_ratio:8.1f}x {load:5.1f}  "
                   f"{agreement(scratch / 'ours.npz', scratch / 'theirs.npz', given)}",
                   flush=True)
+            if a.baseline is not None:
+                base = _ours(kernel, npz, scratch / "baseline.npz", a.baseline.resolve())
+                print(f"{'':20} baseline {base[0]:6.2f} s, {base[1]:5.2f} CPU s: "
+                      f"{same_bits(scratch / 'ours.npz', scratch / 'baseline.npz')}",
+                      flush=True)
     print(f"target: ktir-cpu's seconds at least {TARGET:.0f}x ours (wall), each call: "
           + ("met" if met else "NOT met"))
     return 0

@@ -19,6 +19,23 @@ def _checksum(arr: Any) -> str:
     return f"{zlib.crc32(np.ascontiguousarray(arr).reshape(-1).view(np.uint8)):08x}"  # no copy
 
 
+def _sum(arr: Any) -> float:
+    """`np.sum(arr, dtype=np.float64)`, the same bits: for an fp16 array whose total cannot
+    round (every partial sum is a multiple of 2**-24 below 2**29, exact in float64 whatever
+    the order) it is summed from its float32 widening, which numpy casts to float64 ~8x
+    faster than fp16 (21M RoPE outputs: ~60 -> ~8 ms); otherwise as numpy sums it."""
+    import numpy as np
+
+    if arr.dtype == np.float16 and arr.size >= 1 << 16:
+        from ktir.interpreter.dtypes import widen_f16
+
+        wide = widen_f16(arr)
+        hi, lo = float(wide.max()), float(wide.min())
+        if max(hi, -lo) * arr.size < 2.0**29:  # False for inf and NaN
+            return float(np.sum(wide, dtype=np.float64))
+    return float(np.sum(arr, dtype=np.float64))
+
+
 def interpret(
     kernel: Annotated[Path, typer.Argument(help="The KTIR file (.mlir) to run.")],
     arg: Annotated[list[str] | None, typer.Option(
@@ -75,7 +92,7 @@ def interpret(
     for note in default_notes(result.specs):
         typer.echo(note, err=True)
     rows = [{"name": k, "shape": list(v.shape), "dtype": str(v.dtype),
-             "checksum": _checksum(v), "sum": float(np.sum(v, dtype=np.float64))}
+             "checksum": _checksum(v), "sum": _sum(v)}
             for k, v in result.outputs.items()]
     if out_path is not None:
         write_npz(out_path, result.outputs)

@@ -65,9 +65,34 @@ def write_file(path: Path, write: Callable[[Any], None], option: str, binary: bo
 
 
 def write_npz(path: Path, arrays: dict[str, Any], option: str = "--out") -> None:
-    import numpy as np
+    write_file(path, lambda f: savez(f, arrays), option)
 
-    write_file(path, lambda f: np.savez(f, **arrays), option)
+
+def savez(f: Any, arrays: dict[str, Any]) -> None:
+    """`numpy.savez(f, **arrays)`, member for member the same bytes, without its copy: savez
+    hands each array to the archive in 16 MiB pieces made by `tobytes` (a second pass over
+    a 42 MB output, ~10 ms); a C-ordered array of numbers is written from its own buffer
+    here (the archive's CRC-32 and the file write read it in place)."""
+    import numpy as np
+    from numpy.lib import format as npformat
+
+    with zipfile.ZipFile(f, mode="w", compression=zipfile.ZIP_STORED, allowZip64=True) as z:
+        for name, value in arrays.items():
+            arr = np.asanyarray(value)
+            with z.open(name + ".npy", "w", force_zip64=True) as member:
+                if arr.dtype.hasobject or not arr.flags.c_contiguous or type(arr) is not \
+                        np.ndarray:
+                    npformat.write_array(member, arr)
+                    continue
+                try:  # the header numpy writes (version 1.0 whenever it fits)
+                    header = io.BytesIO()
+                    npformat.write_array_header_1_0(header, npformat.header_data_from_array_1_0(
+                        arr))
+                except ValueError:
+                    npformat.write_array(member, arr)
+                    continue
+                member.write(header.getvalue())
+                member.write(memoryview(arr.reshape(-1).view(np.uint8)))
 
 
 def _read_array_file(path: Path, option: str, magic: bytes) -> bytes:

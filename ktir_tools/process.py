@@ -10,6 +10,9 @@ and parsing without collections (they make no garbage worth one: ~0.05 CPU s of 
 collector's passes over a growing heap) and freezes what they built, so the collections of
 the run that follows walk only the run's own objects.
 
+`startup()` also installs `ktir_tools.startup_cache` (dataclass code kept across runs,
+assembly formats compiled on first use), another ~0.1 CPU s of every command that uses it.
+
 Only the program itself does this (`main()` with `argv` None: it read `sys.argv`); a caller
 running `main([...])` in-process keeps its collector as it was.
 """
@@ -37,8 +40,11 @@ def startup() -> Iterator[None]:
     if not _program:
         yield
         return
+    from ktir_tools.startup_cache import install
+
     gc.disable()
     try:
+        install()
         yield
     finally:
         gc.freeze()

@@ -98,6 +98,7 @@ def _access_tile(c: Compiler, op: ConstructAccessTileOp) -> Fn:
     b, o = c.slot(op.base), c.slot(op.result)
     idx, syms = c.slots_of(op.indices), c.slots_of(op.symbol_operands)
     origin_of = affine_reader(op.base_map.data, idx)
+    rank = len(op.base_map.data.results)
     base_rank = value_rank(op.base.type)
 
     def run(r: list[Any]) -> None:
@@ -110,9 +111,10 @@ def _access_tile(c: Compiler, op: ConstructAccessTileOp) -> Fn:
         fn(r)  # the tile of lane 0's shape; then every lane's base point
         tile = r[o]
         ctx: LanesContext = r[0]
-        origin = origin_of(r)
-        rows = [np.broadcast_to(np.asarray(x, dtype=np.int64), (ctx.lanes,)) for x in origin]
-        r[o] = LaneTile(tile.base, np.stack(rows, axis=1), tile.geom)
+        origins = np.empty((ctx.lanes, rank), dtype=np.int64)
+        for j, x in enumerate(origin_of(r)):  # a number or one per lane
+            origins[:, j] = x
+        r[o] = LaneTile(tile.base, origins, tile.geom)
 
     return run
 

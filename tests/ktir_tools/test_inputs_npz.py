@@ -54,3 +54,28 @@ def test_an_fp16_input_runs_as_its_float32_equal(tmp_path: Path) -> None:
     for k in fast.outputs:
         assert fast.outputs[k].tobytes() == slow.outputs[k].tobytes()
     assert fast.device_bytes.tobytes() == slow.device_bytes.tobytes()
+
+
+def test_savez_writes_numpys_members(tmp_path: Path) -> None:
+    """`ktir_tools.common.savez` (every `--out`) against numpy.savez: the same member names
+    and member bytes, for C-ordered, strided, Fortran, byte-swapped, 0-d, empty and boolean
+    arrays, and a large one."""
+    from ktir_tools.common import savez
+
+    arrays = dict(ARRAYS)
+    arrays.update(strided=np.arange(40, dtype=np.float16)[::3], flag=np.array([True, False]),
+                  large=np.arange(1 << 22, dtype=np.float16).reshape(1024, -1))
+    mine, theirs = tmp_path / "mine.npz", tmp_path / "theirs.npz"
+    with open(mine, "wb") as f:
+        savez(f, arrays)
+    np.savez(theirs, **arrays)
+    import zipfile
+
+    with zipfile.ZipFile(mine) as a, zipfile.ZipFile(theirs) as b:
+        assert a.namelist() == b.namelist()
+        for name in b.namelist():
+            assert a.read(name) == b.read(name), name
+            assert a.getinfo(name).compress_type == zipfile.ZIP_STORED
+    got = read_npz(mine)
+    for k, v in arrays.items():
+        assert got[k].dtype == np.asarray(v).dtype and got[k].tobytes() == np.asarray(v).tobytes()

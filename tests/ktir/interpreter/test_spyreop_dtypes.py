@@ -144,6 +144,35 @@ def test_narrow_f16_is_numpys_conversion_bit_for_bit():
     np.testing.assert_array_equal(dtypes.narrow_f16(x).view(np.uint16), want)
     np.testing.assert_array_equal(dtypes.widen_f16(want.view(np.float16)),
                                   want.view(np.float16).astype(np.float32))
+    # no zero or value below the smallest normal half: the integer route (the one above
+    # takes the rounded one), infinities and NaNs included; and a strided input
+    big = x[~(np.abs(x) < 2.0**-14)]  # NaNs kept
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(dtypes.narrow_f16(big).view(np.uint16),
+                                      big.astype(np.float16).view(np.uint16))
+        grid = x[: 1 << 20].reshape(1024, 1024)[1::2, ::3]
+        np.testing.assert_array_equal(dtypes.narrow_f16(grid).view(np.uint16),
+                                      grid.astype(np.float16).view(np.uint16))
+
+
+def test_widen_f16_is_exact_on_every_pattern_bit_for_bit():
+    """The integer route (large arrays) against numpy's conversion on all 2**16 halves, NaN
+    payloads and signed zeros included; in any layout, C-ordered out; small arrays too."""
+    halves = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(np.float16)
+    want = halves.astype(np.float32).view(np.uint32)
+    assert halves.size >= dtypes._WIDEN_MIN
+    np.testing.assert_array_equal(dtypes.widen_f16(halves).view(np.uint32), want)
+    grid = halves.reshape(256, 256)
+    for x in (grid.T, grid[::2, 1::3], np.stack([grid, grid[::-1]], axis=1)):
+        got = dtypes.widen_f16(x)
+        assert got.flags.c_contiguous and got.shape == x.shape and got.dtype == np.float32
+        np.testing.assert_array_equal(got.view(np.uint32), x.astype(np.float32).view(np.uint32))
+    finite = halves[np.isfinite(halves)].reshape(-1)[: 1 << 14]  # no inf/NaN: no fix-up pass
+    np.testing.assert_array_equal(dtypes.widen_f16(finite).view(np.uint32),
+                                  finite.astype(np.float32).view(np.uint32))
+    small = halves[::7][:100]
+    np.testing.assert_array_equal(dtypes.widen_f16(small).view(np.uint32),
+                                  small.astype(np.float32).view(np.uint32))
 
 
 def test_round_f16_is_narrowing_and_widening_again():
@@ -152,6 +181,15 @@ def test_round_f16_is_narrowing_and_widening_again():
     with np.errstate(all="ignore"):
         for x in (u.view(np.float32), (rng.standard_normal(1 << 16) * 3).astype(np.float32),
                   np.zeros(5000, np.float32), np.float32([1e-6, 65519.0, 65520.0, -0.0])):
+            want = dtypes.widen_f16(x.astype(np.float16)).view(np.uint32)
+            np.testing.assert_array_equal(dtypes.round_f16(x).view(np.uint32), want)
+        # overflow and infinities without NaNs (the scaling route), then with every kind
+        edge = np.array([65504.0, 65519.996, 65520.0, -65520.0, 3.4028235e38, -3.4028235e38,
+                         np.inf, -np.inf, 1e5, -1e-8, 2.0**-25, -0.0], np.float32)
+        rows = np.concatenate([(rng.standard_normal(1 << 14) * 3).astype(np.float32), edge])
+        nans = np.array([0x7F800001, 0x7FC00000, 0xFFFFFFFF, 0x7F801FFF, 0xFFA00000],
+                        np.uint32).view(np.float32)
+        for x in (rows, np.concatenate([rows, nans]), rows[::-3]):
             want = dtypes.widen_f16(x.astype(np.float16)).view(np.uint32)
             np.testing.assert_array_equal(dtypes.round_f16(x).view(np.uint32), want)
         x64 = np.array([1 + 2.0**-11 + 2.0**-40, 0.1, 1e300], dtype=np.float64)  # once, directly
