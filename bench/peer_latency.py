@@ -120,6 +120,10 @@ CALLS = (
          make=matmul_inputs, slow=True),
     Call("paged_attention", "triton-ktir/paged_attention.mlir",
          "kernel_unified_attention_spyre_2d", make=paged_attention_inputs),
+    Call("ffn_swiglu", "ktir/ffn_swiglu.mlir", "ffn_swiglu"),
+    Call("ffn_swiglu_4core", "ktir/ffn_swiglu_4core.mlir", "ffn_swiglu_4core"),
+    Call("sdpa_2d", "triton-ktir/sdpa_2d.mlir", "sdpa_kernel_2d"),
+    Call("sdpa_pv_ksplit", "sdsc/sdpa_pv_ksplit.mlir", "sdpa_pv_ksplit"),
 )
 
 

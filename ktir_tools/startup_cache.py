@@ -20,7 +20,7 @@ the kernel never spells.
   import, which is why only the command-line process defers (tests and library users keep
   xDSL's eager definitions, so a bad format still fails the test suite at import).
 
-`install()` does both; `ktir_tools.process.startup()` calls it in the program's own process
+`install()` does both (unless `KTIR_NO_STARTUP_CACHE=1`); `ktir_tools.process.startup()` calls it in the program's own process
 before a command's heavy imports. Nothing here changes what any op or dataclass does.
 """
 
@@ -194,6 +194,9 @@ def stats() -> dict[str, int]:
 
 
 def install() -> None:
-    """Both, for the rest of this process."""
+    """Both, for the rest of this process; neither with `KTIR_NO_STARTUP_CACHE=1` (xDSL's and
+    the standard library's own behaviour, to rule these out when something looks wrong)."""
+    if os.environ.get("KTIR_NO_STARTUP_CACHE", "") not in ("", "0"):
+        return
     cache_dataclass_code()
     defer_assembly_formats()

@@ -197,3 +197,21 @@ def test_the_interpret_process_writes_what_the_interpreter_computes(tmp_path: Pa
     assert sorted(got.files) == sorted(want.outputs)
     for k, v in want.outputs.items():
         assert got[k].tobytes() == np.asarray(v).tobytes(), k
+
+
+def test_the_switch_leaves_the_standard_library_and_xdsl_as_they_are() -> None:
+    """`KTIR_NO_STARTUP_CACHE=1`: install() patches nothing."""
+    code = textwrap.dedent("""
+        import dataclasses, xdsl.irdl.operations as ops
+        before = (dataclasses._create_fn, ops.get_accessors_from_op_def)
+        from ktir_tools.startup_cache import install
+        install()
+        print(before == (dataclasses._create_fn, ops.get_accessors_from_op_def))
+    """)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "KTIR_NO_STARTUP_CACHE": "1"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True"
+    env["KTIR_NO_STARTUP_CACHE"] = "0"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.stdout.strip() == "False"
