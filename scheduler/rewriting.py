@@ -22,13 +22,14 @@ operands only; xDSL's linalg ops declare none, so its DCE keeps every one of the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Block, Operation, Region, SSAValue, Use
+from xdsl.ir.post_order import PostOrderIterator
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriterListener,
     PatternRewriteWalker,
@@ -60,9 +61,7 @@ def replace_keeping_names(rewriter: PatternRewriter, op: Operation,
 
 def apply_patterns(root: Operation | Region, patterns: Sequence[RewritePattern]) -> bool:
     """Apply `patterns` to everything nested in `root`, in one walk in program order."""
-    walker = PatternRewriteWalker(GreedyRewritePatternApplier(list(patterns),
-                                                              dce_enabled=False),
-                                  apply_recursively=False)
+    walker = PatternRewriteWalker(_TypedApplier(patterns), apply_recursively=False)
     region = root if isinstance(root, Region) else None
     if region is not None:
         return walker.rewrite_region(region)
@@ -70,6 +69,61 @@ def apply_patterns(root: Operation | Region, patterns: Sequence[RewritePattern])
     for r in root.regions:
         changed |= walker.rewrite_region(r)
     return changed
+
+
+def _typed_call(pattern: RewritePattern
+                ) -> tuple[object | None, Callable[[Operation, PatternRewriter], None]]:
+    """The op types a pattern's `@op_type_rewrite_pattern` method takes (None: any op) and
+    what to call on an op of those types (the method under the type check)."""
+    impl = type(pattern).match_and_rewrite
+    code = getattr(impl, "__code__", None)
+    if code is not None and impl.__qualname__ == "op_type_rewrite_pattern.<locals>.impl":
+        cells = dict(zip(code.co_freevars, impl.__closure__ or ()))
+        if {"expected_type", "func"} <= cells.keys() and \
+                "match_and_rewrite" not in vars(pattern):
+            func = cells["func"].cell_contents
+            return cells["expected_type"].cell_contents, partial(func, pattern)
+    return None, pattern.match_and_rewrite
+
+
+class _TypedApplier(RewritePattern):
+    """xDSL's `GreedyRewritePatternApplier` without folding and DCE (the patterns in order,
+    up to the first that acts), asking only the patterns whose op type matches: the list
+    per op class is worked out once, so a walk with ten patterns does not call ten type
+    checks on every op."""
+
+    def __init__(self, patterns: Sequence[RewritePattern]):
+        self.typed = [_typed_call(p) for p in patterns]
+        self.by_class: dict[type[Operation], list[Callable[[Operation, PatternRewriter],
+                                                           None]]] = {}
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        calls = self.by_class.get(type(op))
+        if calls is None:
+            calls = self.by_class[type(op)] = [
+                call for types, call in self.typed
+                if types is None or isinstance(op, types)]  # type: ignore[arg-type]
+        for call in calls:
+            call(op, rewriter)
+            if rewriter.has_done_action:
+                return
+
+
+class OpClasses:
+    """`isinstance(op, types)` answered once per op class and then looked up: op classes
+    are ABCs, so each isinstance against one that fails is a Python-level call, and a walk
+    testing a tuple of twenty of them on every op spends its time there."""
+
+    def __init__(self, *types: type[Operation]):
+        self.types = types
+        self.known: dict[type, bool] = {}
+
+    def __call__(self, op: object) -> bool:
+        t = type(op)
+        found = self.known.get(t)
+        if found is None:
+            found = self.known[t] = issubclass(t, self.types)
+        return found
 
 
 def has_result_only_effects(op: Operation) -> bool:
@@ -81,42 +135,57 @@ def has_result_only_effects(op: Operation) -> bool:
             and not any(isinstance(v.type, MemRefType) for v in (*op.operands, *op.results)))
 
 
-class _LiveSet(LiveSet):
-    def __init__(self, pure: dict[Operation, bool]) -> None:
-        super().__init__()
-        self.pure = pure  # asked once per op and `dead_code` call, not once per round
+def _reachable(region: Region) -> Iterable[Block]:
+    """The blocks xDSL's liveness looks at: those reachable from the entry block."""
+    first = region.first_block
+    if first is None:
+        return ()
+    return (first,) if first.next_block is None else PostOrderIterator(first)
 
-    def propagate_op_liveness(self, op: Operation) -> None:
-        for region in op.regions:
-            self.propagate_region_liveness(region)
-        if self.is_live(op):
-            return
-        pure = self.pure.get(op)
-        if pure is None:
-            pure = self.pure[op] = has_result_only_effects(op)
-        if not pure or any(
-                self.is_live(use.operation) for r in op.results for use in r.uses):
-            self.set_live(op)
+
+def _live_ops(region: Region) -> set[Operation]:
+    """The ops of `region` that stay: those with an effect beyond their results, those a
+    live op uses, and nothing nested in an op that goes (its terminator's uses do not count).
+
+    One worklist pass: an op becomes live when it is impure or a live op uses it, and the
+    nested ops of an op are looked at once it is live (a value defined in a region is only
+    used inside it, so nothing nested is live before its parent). The least fixpoint xDSL's
+    `LiveSet` reaches by sweeping the region until nothing changes, and then again after
+    each deletion (a dead generic's `linalg.yield` keeps what it reads alive for a round)."""
+    inside: set[Operation] = set()
+    live: set[Operation] = set()
+    work: list[Operation] = []
+
+    def enter(r: Region) -> None:  # the ops of a region whose parent just became live
+        for block in _reachable(r):
+            for op in block.ops:
+                if op not in live and not has_result_only_effects(op):
+                    live.add(op)
+                    work.append(op)
+
+    for block in region.blocks:
+        for op in block.ops:
+            inside.update(op.walk())
+    enter(region)
+    while work:
+        op = work.pop()
+        for v in op.operands:
+            owner = v.owner
+            if isinstance(owner, Operation) and owner not in live and owner in inside:
+                live.add(owner)
+                work.append(owner)
+        for r in op.regions:
+            enter(r)
+    return live
 
 
 def dead_code(region: Region, listener: PatternRewriterListener | None = None) -> bool:
     """Erase the ops of `region` whose results nothing live uses and that have no other
-    effect (region DCE, as xDSL's `region_dce`). Returns whether anything was erased.
-
-    Repeated until nothing more goes: a value captured by the body of a dead generic looks
-    used (the body's terminator is live) until that generic is gone."""
-    erased = False
-    pure: dict[Operation, bool] = {}  # erasing ops does not change the others' effects
-    while True:
-        live = _LiveSet(pure)
-        while live.changed:
-            live.changed = False
-            live.propagate_region_liveness(region)
-        live.changed = False
-        live.delete_dead(region, listener)
-        if not live.changed:
-            return erased
-        erased = True
+    effect (region DCE, as xDSL's `region_dce`, run until nothing more goes: a value only
+    the body of a dead generic reads goes too). Returns whether anything was erased."""
+    live = LiveSet(changed=False, _live_ops=_live_ops(region))
+    live.delete_dead(region, listener)
+    return live.changed
 
 
 def count_iterations(loop: scf.ForOp, count: int, rewriter: PatternRewriter,
