@@ -35,8 +35,9 @@ from xdsl.pattern_rewriter import (
     PatternRewriteWalker,
     RewritePattern,
 )
+from xdsl.irdl import IRDLOperation
 from xdsl.rewriter import InsertPoint
-from xdsl.traits import IsTerminator
+from xdsl.traits import IsTerminator, MemoryEffect, NoMemoryEffect, Pure, SymbolOpInterface
 from xdsl.transforms.dead_code_elimination import LiveSet, would_be_trivially_dead
 
 from scheduler.analysis.index_exprs import index_constant
@@ -126,10 +127,28 @@ class OpClasses:
         return found
 
 
+_NO_EFFECT_CLASSES: dict[type, bool] = {}
+
+
+def _no_effect_class(op: Operation) -> bool:
+    """Whether an op's class alone says it has no effect: its effect traits are all
+    `NoMemoryEffect` / `Pure` (whose answer does not depend on the op) and it is neither
+    a terminator nor a symbol. Traits are per class, so this is asked once per class."""
+    t = type(op)
+    found = _NO_EFFECT_CLASSES.get(t)
+    if found is None:
+        effects = op.get_traits_of_type(MemoryEffect)
+        found = _NO_EFFECT_CLASSES[t] = (
+            isinstance(op, IRDLOperation) and bool(effects)
+            and all(type(e) in (NoMemoryEffect, Pure) for e in effects)
+            and not op.has_trait(IsTerminator) and not op.has_trait(SymbolOpInterface))
+    return found
+
+
 def has_result_only_effects(op: Operation) -> bool:
     """xDSL's `would_be_trivially_dead`, and linalg ops on tensors (see the module
     docstring)."""
-    if would_be_trivially_dead(op):
+    if _no_effect_class(op) or would_be_trivially_dead(op):
         return True
     return (op.dialect_name() == "linalg" and not op.has_trait(IsTerminator)
             and not any(isinstance(v.type, MemRefType) for v in (*op.operands, *op.results)))
