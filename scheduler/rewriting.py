@@ -12,12 +12,14 @@ goes where a pass asks for it (`dead_code`), not wherever a walk passes. Once, b
 pattern of these passes rewrites its op completely and nothing it builds matches again; an
 op comes after what it waits for (a function before its pipelines, a definition before its
 uses), so one walk is the fixed point (each pass's idempotent.mlir runs it twice). A second
-walk to confirm that costs as much as the first.
+walk to confirm that costs as much as the first. Each op is offered only to the patterns
+whose `@op_type_rewrite_pattern` type it has (worked out once per op class), in their order.
 
 `dead_code` is xDSL's region DCE (dead_code_elimination.py: an op goes when nothing live uses
 its results and it has no effect beyond them) with one rule xDSL 0.74 lacks: a `linalg` op
 on tensors has no memory effects (MLIR's linalg effect interface reports effects on memref
-operands only; xDSL's linalg ops declare none, so its DCE keeps every one of them).
+operands only; xDSL's linalg ops declare none, so its DCE keeps every one of them). Its
+liveness is one worklist pass (`_live_ops`), not xDSL's sweeps until nothing changes.
 """
 
 from __future__ import annotations
