@@ -100,6 +100,14 @@ def _normalise(coeffs: Sequence[int], const: int) -> Ineq:
 
 def inequalities(aset: AffineSet) -> tuple[list[Ineq], list[int]]:
     """Linear constraints of a set as `>= 0` inequalities, and indices of non-linear ones."""
+    ineqs, nonlinear = _inequalities(aset)
+    return list(ineqs), list(nonlinear)
+
+
+@lru_cache(maxsize=4096)
+def _inequalities(aset: AffineSet) -> tuple[tuple[Ineq, ...], tuple[int, ...]]:
+    """`inequalities`, once per set: verifiers and passes ask about the same few sets (a
+    transfer's box, its mask) over and over, and sets are immutable values."""
     out: list[Ineq] = []
     nonlinear: list[int] = []
     for i, c in enumerate(aset.constraints):
@@ -118,7 +126,7 @@ def inequalities(aset: AffineSet) -> tuple[list[Ineq], list[int]]:
         else:
             out.append(_normalise(diff, k))
             out.append(_normalise([-a for a in diff], -k))
-    return out, nonlinear
+    return tuple(out), tuple(nonlinear)
 
 
 def _substitute(ineqs: list[Ineq], values: dict[int, int]) -> list[Ineq]:

@@ -12,7 +12,7 @@ import bisect
 import math
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
 from io import StringIO
 
@@ -272,12 +272,22 @@ def _has_code(text: str) -> bool:
     return False
 
 
-def _post_order(op: Operation) -> Iterator[Operation]:
-    for region in op.regions:
-        for block in region.blocks:
-            for child in block.ops:
-                yield from _post_order(child)
-    yield op
+def _post_order(root: Operation) -> list[Operation]:
+    """Every op nested in `root`, each after the ops nested in it, then `root` (with a stack:
+    a recursive generator costs a frame per level for every op)."""
+    out: list[Operation] = []
+    stack: list[tuple[Operation, bool]] = [(root, False)]
+    while stack:
+        op, done = stack.pop()
+        if done:
+            out.append(op)
+            continue
+        stack.append((op, True))
+        if op.regions:
+            children = [c for region in op.regions for block in region.blocks
+                        for c in block.ops]
+            stack.extend((c, False) for c in reversed(children))
+    return out
 
 
 ATTRIBUTE_VERIFIERS: dict[str, Callable[[Operation], None]] = {}
@@ -304,9 +314,10 @@ def verify_located(module: Operation, ctx: Context | None = None) -> None:
     Attributes named after another dialect are checked by that dialect's attribute verifier
     (loaded through `ctx` when it is not loaded yet)."""
     order = _Order()
+    clean: set[int] = set()  # attributes already checked (shared by many ops, immutable)
     for op in _post_order(module):
         order.check(op)
-        _check_index_literals(op)
+        _check_index_literals(op, clean)
         try:
             op.verify(verify_nested_ops=False)
             if op.attributes:
@@ -319,14 +330,18 @@ def verify_located(module: Operation, ctx: Context | None = None) -> None:
             raise op_error(op, f"verifier failed: {_describe(e)}") from None
 
 
-def _check_index_literals(op: Operation) -> None:
+def _check_index_literals(op: Operation, clean: set[int]) -> None:
     """An `index` literal must fit in 64 bits (signed, or unsigned spelling up to 2^64 - 1):
-    xDSL keeps any Python int, which the interpreter would wrap and the compiler keep."""
+    xDSL keeps any Python int, which the interpreter would wrap and the compiler keep.
+    `clean` holds the ids of attributes found fine (alive in the module being checked)."""
     for values in (op.properties, op.attributes):
         for attr in values.values():
+            if id(attr) in clean:
+                continue
             bad = _wide_index(attr)
             if bad is not None:
                 raise op_error(op, f"index literal {bad} does not fit in 64 bits")
+            clean.add(id(attr))
 
 
 def _wide_index(attr: Attribute) -> int | None:

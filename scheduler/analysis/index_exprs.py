@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr
@@ -32,7 +33,14 @@ Range = tuple[int | None, int | None]
 
 def index_constant(v: int) -> arith.ConstantOp:
     """`arith.constant <v> : index`."""
-    return arith.ConstantOp(IntegerAttr(v, IndexType()))
+    return arith.ConstantOp(_index_attr(v))
+
+
+@lru_cache(maxsize=4096)
+def _index_attr(v: int) -> IntegerAttr:
+    """One attribute per value (attributes are immutable; the passes build thousands of
+    index constants, mostly 0, 1 and the tile ids)."""
+    return IntegerAttr(v, IndexType())
 
 
 def trip_count(loop: scf.ForOp) -> int | None:

@@ -154,8 +154,9 @@ def _writes_root(loop: scf.ForOp, source: SSAValue, skip: Operation) -> bool:
                     and not _other_memory(op.destination, source) \
                     and _may_alias(_root(op.destination), root):
                 return True
-        elif not _pure(op) and any(isinstance(x.type, MemRefType) and _may_alias(_root(x), root)
-                                   for x in op.operands):
+        elif any(isinstance(x.type, MemRefType) for x in op.operands) and not _pure(op) \
+                and any(isinstance(x.type, MemRefType) and _may_alias(_root(x), root)
+                        for x in op.operands):  # (the effect query only for ops on memory)
             return True
     return False
 

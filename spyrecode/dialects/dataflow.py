@@ -12,7 +12,7 @@ dialects in syntax.py; the Dialect is here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import (
@@ -253,7 +253,7 @@ class ProgramUnitOp(IRDLOperation):
         scope = ancestor(self, (FuncOp, ModuleOp))
         if scope is None:
             return
-        for other in scope.walk():
+        for other in _walk_outside_programs(scope):  # programs never nest (see above)
             if other is self:
                 return
             if isinstance(other, ProgramUnitOp):
@@ -262,6 +262,18 @@ class ProgramUnitOp(IRDLOperation):
                         raise VerifyException(
                             f"unit '{u.unit_name}' already runs another dataflow.program_unit "
                             "of this function (a unit runs at most one program)")
+
+
+def _walk_outside_programs(op: Operation) -> Iterator[Operation]:
+    """`op.walk()` without the bodies of `program_unit`s (each program's own check looks
+    only at the programs before it: walking their bodies made it quadratic in programs)."""
+    yield op
+    if isinstance(op, ProgramUnitOp):
+        return
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block.ops:
+                yield from _walk_outside_programs(child)
 
 
 def executing_program(op: Operation, what: str) -> ProgramUnitOp:

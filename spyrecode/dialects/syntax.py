@@ -9,6 +9,7 @@ attribute dictionary; the two whose dictionary a format cannot read build the pa
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import TypeVar
 
 from xdsl.dialects.builtin import AffineSetAttr, IntegerAttr, StringAttr, i32
@@ -32,7 +33,13 @@ class WithDebugName(IRDLOperation):
 
 
 def i32_attr(v: int | None) -> IntegerAttr | None:
-    return None if v is None else IntegerAttr(v, i32)
+    return None if v is None else _i32(v)
+
+
+@lru_cache(maxsize=4096)
+def _i32(v: int) -> IntegerAttr:
+    """One attribute per value (immutable): the compiler builds hundreds per kernel."""
+    return IntegerAttr(v, i32)
 
 
 def str_attr(v: str | None) -> StringAttr | None:

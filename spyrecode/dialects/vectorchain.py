@@ -610,8 +610,11 @@ class ConstantBitstreamOp(IRDLOperation):
     traits = traits_def(Pure())
 
     def __init__(self, patterns: Sequence[int], result_type: Attribute):
-        super().__init__(result_types=[result_type], properties={
-            "value": ArrayAttr([IntegerAttr(_signed64(p), i64) for p in patterns])})
+        # one attribute per distinct pattern (attributes are immutable values): a mask of
+        # 1024 zero lanes builds one IntegerAttr, not 1024 (compile time)
+        lanes = {p: IntegerAttr(_signed64(p), i64) for p in set(patterns)}
+        value = [lanes[p] for p in patterns]
+        super().__init__(result_types=[result_type], properties={"value": ArrayAttr(value)})
 
     @classmethod
     def from_numbers(cls, numbers: Sequence[float], result_type: Attribute

@@ -39,19 +39,20 @@ from scheduler.conversion.ktdf_to_dfir.ktdflowering_to_dfir.programs import (
     BuildPrograms,
     Programs,
 )
-from scheduler.rewriting import apply_patterns, dead_code
+from scheduler.rewriting import OpClasses, apply_patterns, dead_code
 from spyrecode.dialects.dataflow import ProgramUnitOp
 
 FAMILIES = (control, signals, transfers, indirect, compute, matrix, symbols, buffering)
 LOWERED: tuple[type[Operation], ...] = tuple(t for f in FAMILIES for t in f.LOWERED)
 WHOLE: tuple[type[Operation], ...] = tuple(t for f in FAMILIES for t in getattr(f, "WHOLE", ()))
+_is_lowered = OpClasses(*LOWERED)
 
 
 def _check_lowered(program: ProgramUnitOp) -> None:
     """An op a family lowers that is still there could not be (a compute op whose inputs
     never became vectors, say)."""
     for op in program.walk():
-        if isinstance(op, LOWERED):
+        if _is_lowered(op):
             raise op_error(op, f"'{op.name}' has no DataflowIR lowering")
 
 

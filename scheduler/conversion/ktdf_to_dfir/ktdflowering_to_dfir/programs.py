@@ -30,6 +30,7 @@ from scheduler.analysis.units import (
 )
 from scheduler.dialects.ktdf import CreateTokenOp, FifoAllocateOp
 from scheduler.dialects.ktdf_lowering import ExecuteOnOp
+from scheduler.rewriting import OpClasses
 from spyrecode.dialects.dataflow import GetUnitOp, ProgramUnitOp
 from spyrecode.dialects.uniform import DefImmutableMappingOp, QueryMapOp
 
@@ -43,6 +44,7 @@ KEPT: tuple[type[Operation], ...] = (QueryMapOp, scf.ForOp, scf.IfOp, scf.YieldO
 """Ops of the clone that are DataflowIR already, besides scalar `arith`, `math`, `affine`:
 the unit queries and the structured control flow (its ScheduleIR marks are stripped,
 control.py)."""
+_is_kept = OpClasses(*KEPT)
 
 
 def is_prelude(op: Operation) -> bool:
@@ -54,7 +56,7 @@ def is_prelude(op: Operation) -> bool:
 
 def is_dataflow_ir(op: Operation) -> bool:
     """Ops a program keeps as they are (`KEPT`, scalar arithmetic)."""
-    if isinstance(op, KEPT):
+    if _is_kept(op):
         return True
     return op.dialect_name() in ("arith", "math", "affine") and not op.regions
 
@@ -149,16 +151,16 @@ def _bound_kinds(block: Block) -> list[str]:
     return kinds
 
 
-def _check_lowerable(block: Block, lowered: tuple[type[Operation], ...],
-                     whole: tuple[type[Operation], ...], top: bool = True) -> None:
+def _check_lowerable(block: Block, lowered: OpClasses, whole: OpClasses, top: bool = True
+                     ) -> None:
     """Report the first op no pattern lowers, before anything is rewritten. The bodies of
     ops lowered whole (`linalg.generic`: compute.py) are checked by their pattern."""
     for op in block.ops:
         if top and (is_prelude(op) or isinstance(op, func.ReturnOp)):
             continue
-        if not isinstance(op, lowered + DROPPED) and not is_dataflow_ir(op):
+        if not lowered(op) and not is_dataflow_ir(op):
             raise op_error(op, f"'{op.name}' has no DataflowIR lowering")
-        if not isinstance(op, whole):
+        if not whole(op):
             for region in op.regions:
                 for b in region.blocks:
                     _check_lowerable(b, lowered, whole, False)
@@ -173,8 +175,8 @@ class BuildPrograms(RewritePattern):
     def __init__(self, programs: Programs, lowered: tuple[type[Operation], ...],
                  whole: tuple[type[Operation], ...]):
         self.programs = programs
-        self.lowered = lowered
-        self.whole = whole
+        self.lowered = OpClasses(*lowered, *DROPPED)
+        self.whole = OpClasses(*whole)
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, fn: func.FuncOp, rewriter: PatternRewriter) -> None:
