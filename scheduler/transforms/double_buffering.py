@@ -246,7 +246,7 @@ class DoubleBufferStream(RewritePattern):
             copies.append(c.memref)
         n = len(private.res)
         new_y = PrivateYieldOp(*y.values, *copies)
-        rewriter.replace_op(y, new_y)
+        rewriter.replace(y, new_y)
         block = private.body.block
         private.body.detach_block(block)
         new_private = PrivateOp([v.type for v in new_y.values], Region(block))
