@@ -61,6 +61,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
+from ktir import affine
 from ktir.diagnostics import op_error
 from ktir.dialects import ktdp
 from ktir.dialects.ktdp_intertile import (
@@ -178,7 +179,10 @@ class ExchangeThroughSlots(RewritePattern):
         n = 1
         for d in grid:
             n *= d
-        groups = group_ids(op.future.type)  # type: ignore[arg-type]
+        try:
+            groups = group_ids(op.future.type)  # type: ignore[arg-type]
+        except affine.UnboundedSetError as e:  # too many groups, or bounds past 64 bits
+            raise op_error(op, f"the tile_future's groups cannot be enumerated: {e}") from None
         producers = _membership(op.producer_tiles_per_group.data, groups, n)
         block = op.body.block
         if block.args and block.args[0].uses:
