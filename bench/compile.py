@@ -31,7 +31,10 @@ table, e.g. layernorm 582 ms, counted that). "before" is a5f72b3 timed by this s
     pipeline ms before  70     266    1042   4350    (three runs of this part: 65-152 ms
     pipeline ms now     65     234    944    4917     per group before, 59-111 now; linear)
 
-Every kernel is under the 0.5 s target on every device (slowest: layernorm, 0.39 s). The
+Every kernel is under the 0.5 s target on every device (slowest: layernorm, 0.39 s). After
+the contraction pipeline streamed its k steps (merged the same evening, load 0.5, median of
+3): matmul (K=256) 186 / 128 / 107 ms on sample_device / spyre / stream_device, matmul_1024
+378 / 183 / 276, layernorm 346 / 371, allreduce 407 / 336 / 184 (the slowest). The
 machine's noise is larger than most differences above; the deterministic measure is the
 number of Python calls a compile makes (cProfile): 15-24 % fewer for layernorm and allreduce,
 13.5 % fewer per compute group. What went: dead-code elimination sweeping a region four times
