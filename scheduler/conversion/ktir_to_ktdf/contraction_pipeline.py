@@ -362,14 +362,7 @@ class ContractionBuilder(Builder):
                                  math.prod(shape), group.loads[lf.load].element_type)
                     for lf, _, shape in ins]
         out_type = FifoSlotType(compute, self.memory_kind(acc), mt * nb, acc.element_type)
-        allocs = [FifoAllocateOp([t]) for t in [*in_types, out_type]]
-        tokens = [CreateTokenOp() for _ in range(3)]
-        priv = Block()
-        priv.add_ops([*allocs, *tokens])
-        priv.add_op(PrivateYieldOp(*[a.slots[0] for a in allocs], *[t.result for t in tokens]))
-        private = PrivateOp([*in_types, out_type, *[TokenType()] * 3], Region(priv))
-        res = list(private.res)
-        slots, slot_out, toks = res[:len(ins)], res[len(ins)], res[len(ins) + 1:]
+        private, slots, slot_out, toks = self.private(in_types, out_type)
 
         loads: list[Operation] = []
         for (lf, dims, _), slot in zip(ins, slots):
