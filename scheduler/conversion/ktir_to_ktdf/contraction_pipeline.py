@@ -525,18 +525,10 @@ class _TensorTail:
         k = self.key(n)
         if k in self.values:
             return self.values[k]
-        if isinstance(n, Const):
-            t = TensorType(n.value.type, self.shape)
-            c = arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, [n.value.value.data]))
-            self.ops.append(c)
-            v: SSAValue = c.result
-        elif isinstance(n, Reduce):
+        if isinstance(n, Reduce):
             v = self.products[k[1]][1]  # type: ignore[index]
         else:
-            assert isinstance(n, Apply)
-            new = n.rebuild([self.emit(a) for a in n.args], self.shape)
-            self.ops.append(new)
-            v = new.results[n.result]
+            v = block_op(n, self.emit, self.shape, self.ops)
         self.values[k] = v
         return v
 
@@ -580,18 +572,24 @@ class _Blocks:
         if self.hoist is not None and not self.varies(n):  # invariant: before the loop
             self.values[n] = self.hoist.emit(n)
             return self.values[n]
-        if isinstance(n, Const):
-            t = TensorType(n.value.type, self.shape)
-            c = arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, [n.value.value.data]))
-            self.ops.append(c)
-            v: SSAValue = c.result
-        elif isinstance(n, Reduce):
+        if isinstance(n, Reduce):
             assert self.product is not None
             v = self.product
         else:
-            assert isinstance(n, Apply)
-            new = n.rebuild([self.emit(a) for a in n.args], self.shape)
-            self.ops.append(new)
-            v = new.results[n.result]
+            v = block_op(n, self.emit, self.shape, self.ops)
         self.values[n] = v
         return v
+
+
+def block_op(n: Node, emit, shape: list[int], ops: list[Operation]) -> SSAValue:
+    """A `Const` as a block constant, or an `Apply` rebuilt on whole blocks (its operands
+    from `emit`), appended to `ops`: what both block emitters do outside the products."""
+    if isinstance(n, Const):
+        t = TensorType(n.value.type, shape)
+        c = arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, [n.value.value.data]))
+        ops.append(c)
+        return c.result
+    assert isinstance(n, Apply)
+    new = n.rebuild([emit(a) for a in n.args], shape)
+    ops.append(new)
+    return new.results[n.result]
