@@ -372,17 +372,7 @@ class ContractionBuilder(Builder):
                                         [math.prod(sizes)],
                                         **transfer_mask(a, "source", self.exprs)))
         body = self.compute_body_blocks(ins, slots, slot_out, node)
-        idx, amap, sizes = self.side(acc, [Follow(0, 1, 0), Follow(1, 1, 0)],
-                                     [ivs[0], ivs[2]], (mt, nb))
-        store = DataTransferOp(slot_out, [], None, [mt * nb], self.cast(acc), idx, amap, sizes,
-                               **transfer_mask(acc, "dest", self.exprs))
-        pipeline = PipelineOp([private, StageOp([], [toks[0]], loads),
-                               StageOp(toks[:1], [toks[1]], body, applicable_units=[compute]),
-                               StageOp([toks[1]], [toks[2]], [store])])
-        pipeline.location = acc.op.location
-        self.rewriter.insert(pipeline, at)
-        self.rewriter.erase(acc.op)
-        dead_code(self.fn.body, self.rewriter)
+        self.finish(private, toks, loads, body, slot_out, ivs, at)
 
     def private(self, in_types: list[FifoSlotType], out_type: FifoSlotType
                 ) -> tuple[PrivateOp, list[SSAValue], SSAValue, list[SSAValue]]:
@@ -454,11 +444,20 @@ class ContractionBuilder(Builder):
         value = _Blocks([mt, nb], body, {chain.last: loop.results[0]}).emit(node)
         body.append(WriteToFifoOp(value, slot_out))
 
+        self.finish(private, toks, [*bounds, load_loop], body, slot_out, ivs, at)
+
+    def finish(self, private: PrivateOp, toks: list[SSAValue], loads: list[Operation],
+               body: list[Operation], slot_out: SSAValue, ivs, at) -> None:
+        """The pipeline of the load stage `loads`, the compute stage `body` and the store of
+        the Mt x Nb block, in place of the group's store."""
+        acc = self.group.outputs[0][0]
+        mt, _, nb = self.plan.block
         idx, amap, sizes = self.side(acc, [Follow(0, 1, 0), Follow(1, 1, 0)],
                                      [ivs[0], ivs[2]], (mt, nb))
         store = DataTransferOp(slot_out, [], None, [mt * nb], self.cast(acc), idx, amap, sizes,
                                **transfer_mask(acc, "dest", self.exprs))
-        pipeline = PipelineOp([private, StageOp([], [toks[0]], [*bounds, load_loop]),
+        compute = self.device.compute_kind
+        pipeline = PipelineOp([private, StageOp([], [toks[0]], loads),
                                StageOp(toks[:1], [toks[1]], body, applicable_units=[compute]),
                                StageOp([toks[1]], [toks[2]], [store])])
         pipeline.location = acc.op.location
