@@ -590,6 +590,7 @@ def _fixed_scratchpad_buffers(infos: list[_ViewInfo], specs: list[ArgumentSpec],
             name = f"{name}@{lo}"
         taken.add(name)
         et = info.elem
+        _check_span(info, name, et)
         shape = (ntiles, *ext) if info.ct is None else ext
         spec = ArgumentSpec(name, len(specs) + len(out), "fixed", str(first.type), shape=shape,
                             dtype=et.compute, element_type=_elem_name(et), address=info.delta[0],
@@ -743,6 +744,19 @@ def _place_global(spec: ArgumentSpec, infos: list[_ViewInfo], o: _Override | Non
     cursor[True] = _align(start_bytes + max(length, 1) * et.itemsize)
 
 
+def _check_span(info: _ViewInfo, name: str, et: ElemType) -> None:
+    """A scratchpad view whose byte addresses do not fit in 64 bits (a stride of 2^63 - 1)
+    is an error at the view, before any address is computed in int64 (where it would wrap)."""
+    if info.strides is None or info.box is None:
+        return
+    far = abs(info.delta[0]) + sum(abs(s) * max(abs(lo), abs(hi))
+                                   for s, (lo, hi) in zip(info.strides, info.box))
+    if (far + 1) * et.itemsize >= 1 << 63:
+        raise op_error(info.op, f"the scratchpad view of argument '{name}' reaches element "
+                       f"{far} (strides {list(info.strides)}): its byte addresses do not fit "
+                       "in 64 bits")
+
+
 def _place_scratchpad(spec: ArgumentSpec, infos: list[_ViewInfo], o: _Override | None,
                       cursor: dict[bool, int], ntiles: int) -> None:
     et = cast(ElemType, spec.elem)
@@ -761,6 +775,7 @@ def _place_scratchpad(spec: ArgumentSpec, infos: list[_ViewInfo], o: _Override |
         if any(b[1] < b[0] for b in i.box):
             raise op_error(i.op, f"the view of argument '{spec.name}' has an empty coordinate "
                            "set: no element of its scratchpad buffer is reachable")
+        _check_span(i, spec.name, et)
         spec.placements.append(Placement(i.ct, i.delta[0], i.sizes, i.strides, i.lo, i.box))
         extent = max(extent, i.rel[1] + 1)
     rank = len(infos[0].box or ())
