@@ -98,6 +98,26 @@ Its slowest case, a device mutant through `ktir compile` (38.9 s), ran at a load
     all       10000    1347    7337   1316         0        0         0       0        0
 
 Clean as well; its slowest case took 2.3 s (an `emulate --read` far past the end of DDR).
+
+    seed 10 (commit 1c40149: k steps streamed, the compile-time and start-up work), 399 s
+    kernel     4545     476    4068      0         0        1         0       0        0
+    device     1818     371    1447      0         0        0         0       0        0
+    dfir       1818     242    1576      0         0        0         0       0        0
+    cli        1819     258     216   1345         0        0         0       0        0
+    all       10000    1347    7307   1345         0        1         0       0        0
+
+    seed 11 (with the seed-10 fix), 870 s (beside the test suite)
+    kernel     4545     453    4091      0         1        0         0       0        0
+    device     1818     354    1464      0         0        0         0       0        0
+    dfir       1818     240    1578      0         0        0         0       0        0
+    cli        1819     242     271   1306         0        0         0       0        0
+    all       10000    1289    7404   1306         1        0         0       0        0
+
+Both findings are old bugs that the new mutants reached, and both are located errors now
+(`--replay`). Seed 10's kernel:1131 was a tile_future whose groups set had bounds past 64 bits:
+inter-tile-exchange's enumeration raised, and the user saw "internal error". Seed 11's
+kernel:2267 was a scratchpad view with a stride of 2^63 - 1: its int64 addresses wrapped, and
+the user saw an unlocated "byte -18446744073709551616". A run of the final code is still to come.
 """
 
 from __future__ import annotations
