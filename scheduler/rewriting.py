@@ -280,8 +280,9 @@ def rebuild_private(priv: PrivateOp, values: Sequence[SSAValue], new_ops: Sequen
                     keep_uses: Callable[[int], bool] = lambda i: True) -> PrivateOp:
     """A `ktdf.private` in place of `priv` yielding `values` (result types follow them): its
     ops moved over, `new_ops` after them. The uses of each old result i move to new result i
-    when `keep_uses(i)` (the caller rewires the others); `priv` is erased. Needed wherever a
-    pass adds or retypes a private's resources, since results cannot change in place."""
+    when `keep_uses(i)` (the caller rewires the others); the caller erases `priv` once
+    nothing uses it. Needed wherever a pass adds, drops or retypes a private's resources,
+    since results cannot change in place."""
     y = priv.yield_op
     body = Block()
     for op in list(priv.body.block.ops):

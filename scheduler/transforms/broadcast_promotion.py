@@ -69,10 +69,9 @@ from scheduler.dialects.ktdf import (
     IndDataTransferOp,
     PipelineOp,
     PrivateOp,
-    PrivateYieldOp,
     StageOp,
 )
-from scheduler.rewriting import apply_patterns, has_result_only_effects
+from scheduler.rewriting import apply_patterns, has_result_only_effects, rebuild_private
 
 _VIEWS = (memref.MemorySpaceCastOp, memref.ReinterpretCastOp, memref.SubviewOp, memref.CastOp)
 
@@ -202,21 +201,16 @@ def _target(t: DataTransferOp, loops: list[scf.ForOp]) -> scf.ForOp | None:
 
 def _drop_private_result(private: PrivateOp, i: int, rewriter: PatternRewriter) -> None:
     """Rebuild `private` without result `i` (and its alloc, now unused)."""
-    y = private.yield_op
-    values = list(y.values)
+    values = list(private.yield_op.values)
     gone = values.pop(i)
-    block = private.body.block
-    private.body.detach_block(block)
-    rewriter.replace(y, PrivateYieldOp(*values))
-    if isinstance(gone.owner, Operation) and not gone.uses:
-        rewriter.erase(gone.owner)
-    new = PrivateOp([v.type for v in values], Region(block))
+    new = rebuild_private(private, values, [], rewriter, keep_uses=lambda k: False)
     kept = [r for k, r in enumerate(private.res) if k != i]
     for old, r in zip(kept, new.res, strict=True):
         r.name_hint = old.name_hint
         rewriter.replace_all_uses_with(old, r)
-    rewriter.insert(new, InsertPoint.before(private))
     rewriter.erase(private)
+    if isinstance(gone.owner, Operation) and not gone.uses:
+        rewriter.erase(gone.owner)
 
 
 class PromoteBroadcast(RewritePattern):

@@ -69,7 +69,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, StringAttr, i64
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Operation, Region, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
@@ -81,12 +81,10 @@ from scheduler.dialects.ktdf import (
     BufferPhaseOp,
     DataTransferOp,
     PipelineOp,
-    PrivateOp,
-    PrivateYieldOp,
     SelectMemrefOp,
     StageOp,
 )
-from scheduler.rewriting import apply_patterns
+from scheduler.rewriting import apply_patterns, rebuild_private
 
 PHASES = 2
 
@@ -236,23 +234,16 @@ class DoubleBufferStream(RewritePattern):
         if not _stream_worth_it(p, self.device, list(loops.values()),
                                 [private.res[i] for i in chosen]):
             return
-        y = private.yield_op
+        values = list(private.yield_op.values)
         copies = []
         for i in chosen:
-            alloc = y.values[i].owner
+            alloc = values[i].owner
             c = alloc.clone()  # type: ignore[union-attr]
             c.memref.name_hint = alloc.memref.name_hint  # type: ignore[union-attr]
-            rewriter.insert(c, InsertPoint.before(y))
-            copies.append(c.memref)
+            copies.append(c)
         n = len(private.res)
-        new_y = PrivateYieldOp(*y.values, *copies)
-        rewriter.replace(y, new_y)
-        block = private.body.block
-        private.body.detach_block(block)
-        new_private = PrivateOp([v.type for v in new_y.values], Region(block))
-        rewriter.insert(new_private, InsertPoint.before(private))
-        for old, new in zip(private.res, new_private.res):
-            rewriter.replace_all_uses_with(old, new)
+        new_private = rebuild_private(private, [*values, *(c.memref for c in copies)], copies,
+                                      rewriter)
         rewriter.erase(private)
         outer = [lp.body.block.args[0] for lp in enclosing_loops(p)]
         for lp in loops.values():
