@@ -16,7 +16,8 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from ktir.dialects.ktdp import GetComputeTileIdOp, kernel_grid
+from ktir.dialects.ktdp import GetComputeTileIdOp
+from ktir.interpreter.arguments import kernel_grid_of
 from scheduler.analysis.index_exprs import index_constant
 from scheduler.rewriting import apply_patterns
 
@@ -50,8 +51,10 @@ class FlattenGrid(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, fn: func.FuncOp, rewriter: PatternRewriter) -> None:
-        grid = kernel_grid(fn) if "grid" in fn.attributes else None
-        if grid is None or len(grid) == 1:
+        if "grid" not in fn.attributes:
+            return
+        grid = kernel_grid_of(fn)  # located: a malformed grid, or more tiles than the limit
+        if len(grid) == 1:
             return
         for tid in [o for o in fn.walk() if isinstance(o, GetComputeTileIdOp)]:
             if len(tid.ids) > 1:
