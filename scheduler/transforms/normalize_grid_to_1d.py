@@ -16,7 +16,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from ktir.dialects.ktdp import GetComputeTileIdOp
+from ktir.dialects.ktdp import GetComputeTileIdOp, kernel_grid
 from ktir.interpreter.arguments import kernel_grid_of
 from scheduler.analysis.index_exprs import index_constant
 from scheduler.rewriting import apply_patterns
@@ -51,11 +51,10 @@ class FlattenGrid(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, fn: func.FuncOp, rewriter: PatternRewriter) -> None:
-        if "grid" not in fn.attributes:
-            return
-        grid = kernel_grid_of(fn)  # located: a malformed grid, or more tiles than the limit
-        if len(grid) == 1:
-            return
+        grid = kernel_grid(fn) if "grid" in fn.attributes else None
+        if grid is None or len(grid) == 1:
+            return  # a 1-D grid's size is checked against the device where tiles get cores
+        kernel_grid_of(fn)  # located: a product past the element limit (or past i64)
         for tid in [o for o in fn.walk() if isinstance(o, GetComputeTileIdOp)]:
             if len(tid.ids) > 1:
                 # the coordinates keep the names of the ids they replace
