@@ -206,11 +206,14 @@ class RaceChecker:
                 continue
             kept = []
             for r in recs:
-                if r[_LO] >= hi or lo >= r[_HI]:
+                rlo = r[_LO]
+                if rlo >= hi or lo >= r[_HI]:
                     kept.append(r)
                 elif r[_VID] == me:  # kept unless superseded by this later access of its unit
-                    if (r[_END] is None or r[_WRITE] and not write
-                            or not covers(lo, hi, runs, r[_LO], r[_HI], r[_RUNS])):
+                    rr = r[_RUNS]  # (a shifted copy of one interned pattern never covers:
+                    if (r[_END] is None or r[_WRITE] and not write  # `covers`, without a call)
+                            or rr is runs and rr is not None and rlo != lo
+                            or not covers(lo, hi, runs, rlo, r[_HI], rr)):
                         kept.append(r)
                 elif not (write or r[_WRITE]) or (
                         (runs is not None or r[_RUNS] is not None)
