@@ -35,7 +35,10 @@ read). The cuts, each applied until none is left:
   tokens, collapsed to 8x128 rows): its source is stored into a slot, and the slot, whose
   row-major order is both shapes' order, is loaded back viewed with the reshape's shape.
   The fusion reads tiles through maps of one dimension per tile dimension, which cannot
-  spell the merged row r as (r floordiv 4, r mod 4).
+  spell the merged row r as (r floordiv 4, r mod 4);
+* a gather read by a reduction (paged attention's K and V pages, through the block table):
+  the gathered tile goes through a slot, so an element-wise group gathers and the reduction
+  reads the slot (the reduction and contraction pipelines move boxes, not gathered rows).
 The slot lives on chip between launches, as data an earlier operator left there; a view of
 the tile's own scratchpad makes the groups per-tile (tile-invariant-groups leaves them on
 every tile). Refused, located: an intermediate whose slot would end past the device's
@@ -57,7 +60,7 @@ from xdsl.rewriter import InsertPoint
 from ktir.diagnostics import KtirDiagnostic, op_error
 from ktir.dialects import ktdp
 from ktir.dialects.ktdp_types import MemoryKind, MemorySpaceAttr, box_set
-from scheduler.analysis.compute_ops import reassociation, unit_groups_reason
+from scheduler.analysis.compute_ops import SCALAR_OPS, reassociation, unit_groups_reason
 from scheduler.analysis.index_exprs import index_constant
 from scheduler.analysis.slots import Slots, reserved_end, row_major, tensor_bytes
 from scheduler.conversion.ktir_to_ktdf.elementwise_fusion import direct_reads
@@ -236,8 +239,16 @@ def _reordering_transpose(x: SSAValue, m: AffineMap) -> bool:
     """`x` is a linalg.transpose whose source, read through the generic's map `m`, follows
     the iteration dims out of order (Q·K^T: K[n, k] in the space (m, k, n)): the pipeline
     delivers a vector in its tile's order only, so the transposed operand is materialised
-    (an element-wise group writes K^T; the contraction reads it in order)."""
+    (an element-wise group writes K^T; the contraction reads it in order). Element-wise ops
+    between (a widening extf) are looked through."""
     op = x.owner
+    if isinstance(op, Operation) and op.name in SCALAR_OPS and all(
+            r.type == x.type for r in op.results) and op.operands:
+        # an element-wise op of same-shaped tensors (K^T widened to f32 by arith.extf) reads
+        # its operands at the same points
+        return any(_reordering_transpose(a, m) for a in op.operands
+                   if isinstance(a.type, TensorType)
+                   and a.type.get_shape() == x.type.get_shape())  # type: ignore[attr-defined]
     if not isinstance(op, linalg.TransposeOp):
         return False
     perm = [int(p) for p in op.permutation.get_values()]
@@ -323,6 +334,39 @@ class CutStoredCombination(RewritePattern):
                 stack.append(x)
 
 
+def _gathers(x: SSAValue) -> list[ktdp.LoadOp]:
+    """The loads through indirect access tiles `x` is computed from without a load between."""
+    found: list[ktdp.LoadOp] = []
+    seen: set[Operation] = set()
+    stack = [x]
+    while stack:
+        owner = stack.pop().owner
+        if not isinstance(owner, Operation) or owner in seen:
+            continue
+        seen.add(owner)
+        if isinstance(owner, ktdp.LoadOp):
+            if isinstance(owner.tile.owner, ktdp.ConstructIndirectAccessTileOp):
+                found.append(owner)
+            continue
+        stack.extend(owner.operands)
+    return found
+
+
+class CutGatherIntoReduction(RewritePattern):
+    """A reduction reading a gathered tile: the gathered tile goes through a slot."""
+
+    def __init__(self, materialise: _Materialise):
+        self.materialise = materialise
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not is_reduction(op):
+            return
+        for x in op.operands:
+            if isinstance(x.type, TensorType) and (loads := _gathers(x)):
+                self.materialise(loads[0].results[0], rewriter)
+                return
+
+
 def merging_reshape(op: Operation) -> bool:
     """A static reshape that merges or splits dimensions larger than 1."""
     if not isinstance(op, tensor.CollapseShapeOp | tensor.ExpandShapeOp):
@@ -365,7 +409,8 @@ class SplitComputeChainsPass(ModulePass):
         device = device_from_module(op)
         capacity = device.scratchpad_bytes if device is not None else None
         materialise = _Materialise(Slots(reserved_end(op)), capacity)
-        patterns = [CutMergingReshape(materialise), CutBeforeReduction(materialise),
+        patterns = [CutMergingReshape(materialise), CutGatherIntoReduction(materialise),
+                    CutBeforeReduction(materialise),
                     CutMixedStore(materialise), CutStoredCombination(materialise)]
         for f in fns:
             # each cut leaves the original slice dead and may expose the next one

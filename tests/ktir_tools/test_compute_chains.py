@@ -27,3 +27,12 @@ HERE = Path(__file__).parent / "chains"
 def test_chain_matches_the_interpreter(kernel: str, device: str) -> None:
     report = run_and_check(HERE / f"{kernel}.mlir", device)
     assert report.match, (kernel, device, list(report.checks))
+
+
+@pytest.mark.parametrize("device", ["spyre", "sample_device"])
+def test_gathered_pages_match_the_interpreter(device: str) -> None:
+    # pages gathered through a block table into contractions (split-compute-chains: a slot per
+    # gather, K^T through the extf) and a computed init (generalize-contractions); f32 sums in
+    # another order than numpy's: 1e-5
+    report = run_and_check(HERE / "gathered_pages.mlir", device, rtol=1e-5, atol=1e-5)
+    assert report.match, (device, list(report.checks))
