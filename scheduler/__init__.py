@@ -79,6 +79,7 @@ _PASSES = {
     "bind-arguments": ("transforms.bind_arguments", "BindArgumentsPass"),
     "normalize-tile-loops": ("transforms.normalize_tile_loops", "NormalizeTileLoopsPass"),
     "normalize-view-origins": ("transforms.normalize_view_origins", "NormalizeViewOriginsPass"),
+    "fold-constant-bitcasts": ("transforms.fold_constant_bitcasts", "FoldConstantBitcastsPass"),
     "reduction-dim-chunking": ("transforms.reduction_dim_chunking", "ReductionDimChunkingPass"),
     "unroll-carried-loops": ("transforms.unroll_carried_loops", "UnrollCarriedLoopsPass"),
     "ktdf-to-ktdflowering": ("conversion.ktdf_to_dfir.ktdf_to_ktdflowering",

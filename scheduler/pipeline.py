@@ -24,10 +24,11 @@ Step = str | Checkpoint
 # KTIR (+ a device declaration) -> one ktdf Load/Compute/Store pipeline per compute group,
 # each group in `module @local_schedule_N`, views cast to the device's memory kinds. Loops
 # run on the host: first those strided by the tile id count iterations, and those carrying
-# values are unrolled (this project's passes, like counting view coordinates from 0; upstream
-# has none of them).
+# values are unrolled (this project's passes, like folding bitcasts of constants and counting
+# view coordinates from 0; upstream has none of them).
 FRONTEND: tuple[Step, ...] = (
     Checkpoint.PRE_MAPPING,
+    "fold-constant-bitcasts",
     "normalize-view-origins",
     "normalize-tile-loops",
     "reduction-dim-chunking",

@@ -14,7 +14,8 @@ becomes
 and `tensor.expand_shape (ktdp.load <whole view @B : [1024]>)` becomes a load of @B viewed as
 4x256. Whole: the tile starts at the view's origin, covers its box in order, and the view
 covers its box (no coordinate set cuts it). Contiguous: static row-major strides. Other
-reshapes are left for the fusion (unit dimensions only) and the legality check to refuse.
+reshapes are left for the fusion (unit dimensions only) and split-compute-chains (merged or
+split dimensions larger than 1, through a scratchpad slot).
 """
 
 from __future__ import annotations

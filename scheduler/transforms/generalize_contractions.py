@@ -17,6 +17,10 @@ ops_linalg.py: f32 accumulation, one rounding; not MLIR's letter, which rounds e
     %s = linalg.generic ins(%a, %b) outs(%zero_f32) { extf, extf, mulf f32, addf f32 }
     %c = linalg.generic ins(%s, %i) outs(%i) { truncf(extf(%i) + %s) }
 f16 products are exact in f32, so only the summation order can differ from the interpreter's.
+An f32 matmul whose init is computed and not one value on every element (flash attention's
+running `acc * alpha` + P·V; a reduction starts from one value) is split the same way,
+without the casts: the products summed from 0, then the init added, as the interpreter adds
+them.
 Only float matmuls on tensors whose operands are no wider than the result are rewritten; the
 rest stay for the legality check to refuse by name.
 """
@@ -26,7 +30,8 @@ from __future__ import annotations
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
-from xdsl.dialects.linalg.ops import GenericOp, MatmulOp, YieldOp
+from xdsl.dialects.linalg.ops import FillOp, GenericOp, MatmulOp, YieldOp
+from xdsl.dialects.tensor import EmptyOp, SplatOp
 from xdsl.dialects.builtin import (AffineMapAttr, AnyFloat, ArrayAttr, DenseIntOrFPElementsAttr,
                                    Float32Type, ModuleOp, TensorType)
 from xdsl.ir import Block, Operation, Region, SSAValue
@@ -62,6 +67,22 @@ def _contraction(a: SSAValue, b: SSAValue, init: SSAValue, acc: AnyFloat) -> lis
                       ArrayAttr([par, red, par]), [TensorType(acc, init.type.get_shape())])]
 
 
+def _computed_init(v: SSAValue) -> bool:
+    """`v` is computed (an op's result) and not one value on every element (a splat, a fill,
+    a splat constant, zeros): not what a reduction may start from. A block argument (a
+    loop-carried accumulator) is left to the passes that carry it."""
+    op = v.owner
+    if not isinstance(op, Operation):
+        return False
+    return not _uniform(op)
+
+
+def _uniform(op: Operation) -> bool:
+    if isinstance(op, arith.ConstantOp):
+        return not isinstance(op.value, DenseIntOrFPElementsAttr) or op.value.is_splat()
+    return isinstance(op, FillOp | SplatOp | EmptyOp)
+
+
 class GeneralizeMatmul(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: MatmulOp, rewriter: PatternRewriter) -> None:
@@ -76,21 +97,27 @@ class GeneralizeMatmul(RewritePattern):
             return
         a, b = op.inputs
         (init,) = op.outputs
-        if out.bitwidth >= 32:  # type: ignore[attr-defined]
+        wide = out.bitwidth >= 32  # type: ignore[attr-defined]
+        if wide and not _computed_init(init):
             rewriter.replace(op, _contraction(a, b, init, out))
             return
-        # narrow result: sum the exact f32 products in f32 from 0, add the init, round once
+        # narrow result or an init of many values: sum the f32 products from 0, add the
+        # init, round once (a narrow one)
         shape = init.type.get_shape()  # type: ignore[attr-defined]
-        f32 = Float32Type()
+        acc = out if wide else Float32Type()
         zero = arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(
-            TensorType(f32, shape), [0.0]))
-        (gen,) = _contraction(a, b, zero.result, f32)
-        block = Block(arg_types=[f32, out, out])
+            TensorType(acc, shape), [0.0]))
+        (gen,) = _contraction(a, b, zero.result, acc)
+        block = Block(arg_types=[acc, out, out])
         s_, i_, _ = block.args
-        wide = arith.ExtFOp(i_, f32)
-        tot = arith.AddfOp(wide.result, s_)
-        rnd = arith.TruncFOp(tot.result, out)
-        block.add_ops([wide, tot, rnd, YieldOp(rnd.result)])
+        if wide:
+            tot = arith.AddfOp(i_, s_)
+            block.add_ops([tot, YieldOp(tot.result)])
+        else:
+            ext = arith.ExtFOp(i_, acc)
+            tot = arith.AddfOp(ext.result, s_)
+            rnd = arith.TruncFOp(tot.result, out)
+            block.add_ops([ext, tot, rnd, YieldOp(rnd.result)])
         ident = AffineMapAttr(AffineMap.identity(len(shape)))
         fin = GenericOp([gen.results[0], init], [init], Region(block),
                         ArrayAttr([ident, ident, ident]),

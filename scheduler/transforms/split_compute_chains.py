@@ -29,7 +29,16 @@ read). The cuts, each applied until none is left:
   K[n, k] over (m, k, n)): K^T is written by an element-wise group, read in order;
 * a store of reductions of several spaces: all but the last space's results;
 * a store of reduction results (the kept dims) combined with loaded tiles (FFN's residual
-  x + h·W_down): the reduction results, so the combination is an element-wise group.
+  x + h·W_down): the reduction results, so the combination is an element-wise group;
+* a reshape that merges or splits dimensions larger than 1 (one fold-reshapes-into-views
+  could not make a view of global memory: paged attention's 2x4x128 Q tile, 4 heads of 2
+  tokens, collapsed to 8x128 rows): its source is stored into a slot, and the slot, whose
+  row-major order is both shapes' order, is loaded back viewed with the reshape's shape.
+  The fusion reads tiles through maps of one dimension per tile dimension, which cannot
+  spell the merged row r as (r floordiv 4, r mod 4);
+* a gather read by a reduction (paged attention's K and V pages, through the block table):
+  the gathered tile goes through a slot, so an element-wise group gathers and the reduction
+  reads the slot (the reduction and contraction pipelines move boxes, not gathered rows).
 The slot lives on chip between launches, as data an earlier operator left there; a view of
 the tile's own scratchpad makes the groups per-tile (tile-invariant-groups leaves them on
 every tile). Refused, located: an intermediate whose slot would end past the device's
@@ -39,18 +48,19 @@ scratchpad (a device-memory temporary is not built yet), a dynamically shaped on
 from __future__ import annotations
 
 from xdsl.context import Context
-from xdsl.dialects import func
+from xdsl.dialects import func, tensor
 from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
 from ktir.diagnostics import KtirDiagnostic, op_error
 from ktir.dialects import ktdp
 from ktir.dialects.ktdp_types import MemoryKind, MemorySpaceAttr, box_set
+from scheduler.analysis.compute_ops import SCALAR_OPS, reassociation, unit_groups_reason
 from scheduler.analysis.index_exprs import index_constant
 from scheduler.analysis.slots import Slots, reserved_end, row_major, tensor_bytes
 from scheduler.conversion.ktir_to_ktdf.elementwise_fusion import direct_reads
@@ -117,7 +127,10 @@ class _Materialise:
     def __init__(self, slots: Slots, capacity: int | None):
         self.slots, self.capacity = slots, capacity
 
-    def __call__(self, v: SSAValue, rewriter: PatternRewriter) -> None:
+    def __call__(self, v: SSAValue, rewriter: PatternRewriter,
+                 reshape: Operation | None = None) -> None:
+        """Store `v` and load it back for its uses; with `reshape` (a reshape of `v`), load
+        it back with the reshape's type for the reshape's uses instead."""
         owner = v.owner
         assert isinstance(owner, Operation)
         t = v.type
@@ -158,12 +171,17 @@ class _Materialise:
         store = ktdp.StoreOp(value, tile())
         store.location = loc
         rewriter.insert(store, at)
+        if reshape is not None:
+            t = reshape.results[0].type
+            assert isinstance(t, TensorType)
+            shape = list(t.get_shape())
         load = ktdp.LoadOp(tile(), t)
         load.location = loc
         rewriter.insert(load, at)
-        load.results[0].name_hint = v.name_hint
+        load.results[0].name_hint = v.name_hint if reshape is None \
+            else reshape.results[0].name_hint
         keep = {store, load, fresh}
-        for use in tuple(v.uses):
+        for use in tuple(v.uses if reshape is None else reshape.results[0].uses):
             if use.operation not in keep:
                 use.operation.operands[use.index] = load.results[0]
                 rewriter.notify_op_modified(use.operation)
@@ -221,8 +239,16 @@ def _reordering_transpose(x: SSAValue, m: AffineMap) -> bool:
     """`x` is a linalg.transpose whose source, read through the generic's map `m`, follows
     the iteration dims out of order (Q·K^T: K[n, k] in the space (m, k, n)): the pipeline
     delivers a vector in its tile's order only, so the transposed operand is materialised
-    (an element-wise group writes K^T; the contraction reads it in order)."""
+    (an element-wise group writes K^T; the contraction reads it in order). Element-wise ops
+    between (a widening extf) are looked through."""
     op = x.owner
+    if isinstance(op, Operation) and op.name in SCALAR_OPS and all(
+            r.type == x.type for r in op.results) and op.operands:
+        # an element-wise op of same-shaped tensors (K^T widened to f32 by arith.extf) reads
+        # its operands at the same points
+        return any(_reordering_transpose(a, m) for a in op.operands
+                   if isinstance(a.type, TensorType)
+                   and a.type.get_shape() == x.type.get_shape())  # type: ignore[attr-defined]
     if not isinstance(op, linalg.TransposeOp):
         return False
     perm = [int(p) for p in op.permutation.get_values()]
@@ -308,6 +334,65 @@ class CutStoredCombination(RewritePattern):
                 stack.append(x)
 
 
+def _gathers(x: SSAValue) -> list[ktdp.LoadOp]:
+    """The loads through indirect access tiles `x` is computed from without a load between."""
+    found: list[ktdp.LoadOp] = []
+    seen: set[Operation] = set()
+    stack = [x]
+    while stack:
+        owner = stack.pop().owner
+        if not isinstance(owner, Operation) or owner in seen:
+            continue
+        seen.add(owner)
+        if isinstance(owner, ktdp.LoadOp):
+            if isinstance(owner.tile.owner, ktdp.ConstructIndirectAccessTileOp):
+                found.append(owner)
+            continue
+        stack.extend(owner.operands)
+    return found
+
+
+class CutGatherIntoReduction(RewritePattern):
+    """A reduction reading a gathered tile: the gathered tile goes through a slot."""
+
+    def __init__(self, materialise: _Materialise):
+        self.materialise = materialise
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not is_reduction(op):
+            return
+        for x in op.operands:
+            if isinstance(x.type, TensorType) and (loads := _gathers(x)):
+                self.materialise(loads[0].results[0], rewriter)
+                return
+
+
+def merging_reshape(op: Operation) -> bool:
+    """A static reshape that merges or splits dimensions larger than 1."""
+    if not isinstance(op, tensor.CollapseShapeOp | tensor.ExpandShapeOp):
+        return False
+    src, res = op.src.type, op.result.type
+    if not (isinstance(src, TensorType) and isinstance(res, TensorType)
+            and src.has_static_shape() and res.has_static_shape()):
+        return False
+    wide = res if isinstance(op, tensor.ExpandShapeOp) else src
+    return unit_groups_reason(op, reassociation(op), wide.get_shape()) is not None
+
+
+class CutMergingReshape(RewritePattern):
+    """A reshape merging or splitting dimensions larger than 1: its source goes through a
+    slot, loaded back with the reshape's shape."""
+
+    def __init__(self, materialise: _Materialise):
+        self.materialise = materialise
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.CollapseShapeOp | tensor.ExpandShapeOp,
+                          rewriter: PatternRewriter) -> None:
+        if merging_reshape(op) and isinstance(op.src.owner, Operation):
+            self.materialise(op.src, rewriter, reshape=op)
+
+
 class SplitComputeChainsPass(ModulePass):
     """Cut chains of reductions over different spaces into chains of compute groups through
     scratchpad slots (module docstring). A module without such chains is unchanged;
@@ -319,13 +404,14 @@ class SplitComputeChainsPass(ModulePass):
         from arch_descriptions.model import device_from_module
 
         fns = [f for f in op.walk() if isinstance(f, func.FuncOp) and not f.is_declaration]
-        if not any(is_reduction(o) for f in fns for o in f.walk()):
+        if not any(is_reduction(o) or merging_reshape(o) for f in fns for o in f.walk()):
             return
         device = device_from_module(op)
         capacity = device.scratchpad_bytes if device is not None else None
         materialise = _Materialise(Slots(reserved_end(op)), capacity)
-        patterns = [CutBeforeReduction(materialise), CutMixedStore(materialise),
-                    CutStoredCombination(materialise)]
+        patterns = [CutMergingReshape(materialise), CutGatherIntoReduction(materialise),
+                    CutBeforeReduction(materialise),
+                    CutMixedStore(materialise), CutStoredCombination(materialise)]
         for f in fns:
             # each cut leaves the original slice dead and may expose the next one
             while apply_patterns(f, patterns):

@@ -41,3 +41,41 @@ func.func @wide(%a: tensor<8x32xf32>, %b: tensor<32x16xf32>, %i: tensor<8x16xf32
   %c = linalg.matmul ins(%a, %b : tensor<8x32xf32>, tensor<32x16xf32>) outs(%i : tensor<8x16xf32>) -> tensor<8x16xf32>
   func.return %c : tensor<8x16xf32>
 }
+
+// -----
+
+/// An f32 matmul whose init is computed and not one value on every element (flash
+/// attention's `acc * alpha + P·V`): the products are summed from 0, then one element-wise
+/// generic adds the init, as the interpreter adds it (a reduction starts from one value).
+/// A splat init stays the contraction's own (second function).
+
+// CHECK-LABEL: func.func @computed_init(
+// CHECK-SAME:      %[[A:.*]]: tensor<8x16xf32>, %[[B:.*]]: tensor<16x32xf32>, %[[ACC0:.*]]: tensor<8x32xf32>)
+// CHECK:         %[[I:.*]] = arith.negf %[[ACC0]] : tensor<8x32xf32>
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<8x32xf32>
+// CHECK-NEXT:    %[[S:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[A]], %[[B]] : tensor<8x16xf32>, tensor<16x32xf32>) outs(%[[Z]] : tensor<8x32xf32>)
+// CHECK-NEXT:    ^{{.*}}(%[[X:.*]]: f32, %[[Y:.*]]: f32, %[[P0:.*]]: f32):
+// CHECK-NEXT:      %[[P:.*]] = arith.mulf %[[X]], %[[Y]] : f32
+// CHECK-NEXT:      %[[T:.*]] = arith.addf %[[P0]], %[[P]] : f32
+// CHECK-NEXT:      linalg.yield %[[T]] : f32
+// CHECK:         %[[C:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[S]], %[[I]] : tensor<8x32xf32>, tensor<8x32xf32>) outs(%[[I]] : tensor<8x32xf32>)
+// CHECK-NEXT:    ^{{.*}}(%[[SV:.*]]: f32, %[[IV:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %[[R:.*]] = arith.addf %[[IV]], %[[SV]] : f32
+// CHECK-NEXT:      linalg.yield %[[R]] : f32
+// CHECK:         func.return %[[C]]
+func.func @computed_init(%a: tensor<8x16xf32>, %b: tensor<16x32xf32>, %acc: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %i = arith.negf %acc : tensor<8x32xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<8x16xf32>, tensor<16x32xf32>) outs(%i : tensor<8x32xf32>) -> tensor<8x32xf32>
+  func.return %c : tensor<8x32xf32>
+}
+
+// CHECK-LABEL: func.func @splat_init(
+// CHECK:         %[[I:.*]] = tensor.splat %{{.*}} : tensor<8x32xf32>
+// CHECK-NEXT:    %[[C:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]} ins(%{{.*}}, %{{.*}} : tensor<8x16xf32>, tensor<16x32xf32>) outs(%[[I]] : tensor<8x32xf32>)
+// CHECK-NOT:     linalg.generic
+// CHECK:         func.return %[[C]]
+func.func @splat_init(%a: tensor<8x16xf32>, %b: tensor<16x32xf32>, %x: f32) -> tensor<8x32xf32> {
+  %i = tensor.splat %x : tensor<8x32xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<8x16xf32>, tensor<16x32xf32>) outs(%i : tensor<8x32xf32>) -> tensor<8x32xf32>
+  func.return %c : tensor<8x32xf32>
+}
