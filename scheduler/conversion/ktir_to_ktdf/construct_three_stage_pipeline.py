@@ -46,6 +46,7 @@ from xdsl.dialects import func, memref, scf, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     IndexType,
+    IntegerAttr,
     MemRefType,
     ModuleOp,
     StringAttr,
@@ -61,6 +62,7 @@ from xdsl.rewriter import InsertPoint
 
 from ktir.diagnostics import op_error
 from ktir.dialects import ktdp
+from ktir.dialects.ktdp_types import kernel_grid
 from scheduler.analysis import masks
 from scheduler.analysis.device import device_of
 from scheduler.analysis.index_exprs import IndexExprs, fold_constants, index_constant
@@ -406,13 +408,22 @@ class BuildThreeStagePipeline(RewritePattern):
             )
             from scheduler.conversion.ktir_to_ktdf.reduction_pipeline import ReductionBuilder
 
-            if (plan := matrix_plan(group, self.device)) is not None:
+            if (plan := matrix_plan(group, self.device, _tiles(fn))) is not None:
                 ContractionBuilder(fn, self.device, group, rewriter, plan).build()
                 return
 
             ReductionBuilder(fn, self.device, group, rewriter).build()
             return
         Builder(fn, self.device, group, rewriter).build()
+
+
+def _tiles(fn: func.FuncOp) -> int:
+    """The tiles that run the group (one when tile-invariant-groups left it to one)."""
+    from scheduler.transforms.tile_invariant_groups import ACTIVE_TILES  # a frontend pass
+
+    tiles = math.prod(kernel_grid(fn) or (1,))
+    active = fn.attributes.get(ACTIVE_TILES)
+    return min(tiles, active.value.data) if isinstance(active, IntegerAttr) else tiles
 
 
 class ConstructThreeStagePipelinePass(ModulePass):

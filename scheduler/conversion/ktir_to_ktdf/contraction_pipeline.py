@@ -78,6 +78,13 @@ from scheduler.conversion.ktir_to_ktdf.construct_three_stage_pipeline import (
     Builder,
     transfer_mask,
 )
+from scheduler.conversion.ktir_to_ktdf.contraction_width import (
+    Compute,
+    Operand,
+    choose_width,
+    tail_ops,
+    tile_cycles,
+)
 from scheduler.conversion.ktir_to_ktdf.elementwise_fusion import (
     Apply,
     Const,
@@ -286,9 +293,10 @@ def _strided(group: FusedGroup, steps: list[Step], kc: int) -> bool:
     return True
 
 
-def matrix_plan(group: FusedGroup, device) -> Plan | None:
+def matrix_plan(group: FusedGroup, device, tiles: int = 1) -> Plan | None:
     """How to run `group` on the device's matrix engine (None: not a contraction group the
-    engine takes, or no engine: the SIMD path)."""
+    engine takes, or no engine: the SIMD path); `tiles` run it (they share device
+    memory)."""
     engine = device.matrix_engine
     if engine is None or len(group.space) != 3 or len(group.outputs) != 1:
         return None
@@ -309,10 +317,6 @@ def matrix_plan(group: FusedGroup, device) -> Plan | None:
     def footprint(nb: int) -> int:
         return len(steps) * (mt * kc * size(s0.a) + kc * nb * size(s0.b)) + mt * nb * out_bytes
 
-    def widest(room: int) -> int | None:
-        return next((nb for nb in range(n, 0, -1) if n % nb == 0 and footprint(nb) <= room
-                     and (nb % engine.cols == 0 or nb == n)), None)
-
     whole = device.scratchpad_bytes or 0
     chain = _chain(node, reds) if _strided(group, steps, kc) else None  # type: ignore[arg-type]
     if chain is not None:
@@ -331,12 +335,40 @@ def matrix_plan(group: FusedGroup, device) -> Plan | None:
             nb = max(nb, widest_streamed(whole))
         if nb:
             return Plan([s for s in steps if s is not None], (mt, kc, nb), chain)
-    nb = widest(whole // 2)  # double-buffered
-    if nb is None or nb < n:  # A read once per instance: a wider single buffer reads less
-        nb = max(nb or 0, widest(whole) or 0) or None
-    if nb is None:
+    # every step resident: the width of the least predicted cycles (contraction_width.py),
+    # double-buffered where two instances fit the scratchpad
+    cands = [nb for nb in range(n, 0, -1) if n % nb == 0 and footprint(nb) <= whole
+             and (nb % engine.cols == 0 or nb == n)]
+    if not cands:
         return None
-    return Plan([s for s in steps if s is not None], (mt, kc, nb))
+    done = [s for s in steps if s is not None]
+    ops = _operands(group, device, done, acc, mt, kc)
+    work = Compute(len(done), mt, kc, tail_ops(node, lambda x: isinstance(x, Reduce), Apply))
+    nb = choose_width(cands, lambda nb: tile_cycles(
+        device, tiles, n, nb, ops, work, 2 if footprint(nb) <= whole // 2 else 1))
+    return Plan(done, (mt, kc, nb))
+
+
+def _operands(group: FusedGroup, device, steps: list[Step], acc, mt: int, kc: int
+              ) -> list[Operand]:
+    """The blocks one instance moves (contraction_width.py): each step's A and B, the
+    result."""
+    def kind(a) -> str:
+        return device.memory_for_space(a.view.memory_space.kind.data)
+
+    def nbytes(lf: Leaf) -> int:
+        return group.loads[lf.load].element_type.bitwidth // 8  # type: ignore[attr-defined]
+
+    out: list[Operand] = []
+    for s in steps:
+        ea, eb = nbytes(s.a), nbytes(s.b)
+        out.append(Operand(kind(group.loads[s.a.load]), s.a.load,
+                           lambda nb, ea=ea: mt * kc * ea))
+        out.append(Operand(kind(group.loads[s.b.load]), s.b.load,
+                           lambda nb, eb=eb: kc * nb * eb))
+    eo = max(1, acc.element_type.bitwidth // 8)
+    out.append(Operand(kind(acc), "result", lambda nb: mt * nb * eo, into=False))
+    return out
 
 
 class ContractionBuilder(Builder):
