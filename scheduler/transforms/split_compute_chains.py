@@ -47,6 +47,8 @@ scratchpad (a device-memory temporary is not built yet), a dynamically shaped on
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.context import Context
 from xdsl.dialects import func, tensor
 from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
@@ -97,9 +99,9 @@ def reduction_space(op: Operation) -> Space | None:
             tuple(d for d, it in enumerate(iters) if it != "parallel"))
 
 
-def direct_reductions(v: SSAValue) -> list[Operation]:
-    """The reductions `v` is computed from without another reduction or a load between
-    (program order)."""
+def _sources(v: SSAValue, found_at: Callable[[Operation], bool]) -> list[Operation]:
+    """The ops `v` is computed from for which `found_at` holds, walking back through
+    operands and stopping at those ops and at loads (a load ends the chain)."""
     found: list[Operation] = []
     seen: set[Operation] = set()
     stack = [v]
@@ -108,12 +110,18 @@ def direct_reductions(v: SSAValue) -> list[Operation]:
         if not isinstance(owner, Operation) or owner in seen:
             continue
         seen.add(owner)
-        if isinstance(owner, ktdp.LoadOp):
-            continue
-        if is_reduction(owner):
+        if found_at(owner):
             found.append(owner)
             continue
-        stack.extend(owner.operands)
+        if not isinstance(owner, ktdp.LoadOp):
+            stack.extend(owner.operands)
+    return found
+
+
+def direct_reductions(v: SSAValue) -> list[Operation]:
+    """The reductions `v` is computed from without another reduction or a load between
+    (program order)."""
+    found = _sources(v, lambda o: not isinstance(o, ktdp.LoadOp) and is_reduction(o))
     block = v.owner.parent_block() if isinstance(v.owner, Operation) else None
     if block is not None:
         order = {o: i for i, o in enumerate(block.walk())}
@@ -336,20 +344,8 @@ class CutStoredCombination(RewritePattern):
 
 def _gathers(x: SSAValue) -> list[ktdp.LoadOp]:
     """The loads through indirect access tiles `x` is computed from without a load between."""
-    found: list[ktdp.LoadOp] = []
-    seen: set[Operation] = set()
-    stack = [x]
-    while stack:
-        owner = stack.pop().owner
-        if not isinstance(owner, Operation) or owner in seen:
-            continue
-        seen.add(owner)
-        if isinstance(owner, ktdp.LoadOp):
-            if isinstance(owner.tile.owner, ktdp.ConstructIndirectAccessTileOp):
-                found.append(owner)
-            continue
-        stack.extend(owner.operands)
-    return found
+    return _sources(x, lambda o: isinstance(o, ktdp.LoadOp) and isinstance(  # type: ignore[return-value]
+        o.tile.owner, ktdp.ConstructIndirectAccessTileOp))
 
 
 class CutGatherIntoReduction(RewritePattern):
