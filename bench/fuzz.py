@@ -117,7 +117,19 @@ Both findings are old bugs that the new mutants reached, and both are located er
 (`--replay`). Seed 10's kernel:1131 was a tile_future whose groups set had bounds past 64 bits:
 inter-tile-exchange's enumeration raised, and the user saw "internal error". Seed 11's
 kernel:2267 was a scratchpad view with a stride of 2^63 - 1: its int64 addresses wrapped, and
-the user saw an unlocated "byte -18446744073709551616". A run of the final code is still to come.
+the user saw an unlocated "byte -18446744073709551616".
+
+    seed 12 (ebd7029, both fixes), 734 s, at a load of 3-6
+    kernel     4545     448    4096      0         0        1         0       0        0
+    device     1818     363    1455      0         0        0         0       0        0
+    dfir       1818     238    1580      0         0        0         0       0        0
+    cli        1819     254     242   1323         0        0         0       0        0
+    all       10000    1303    7373   1323         0        1         0       0        0
+
+Seed 12's one finding, kernel:2422, was a matmul_512 mutant with a grid of 2^62 x 8 tiles:
+normalize-grid-to-1d built the flattened grid, whose product passes i64, and the user saw
+"internal error". The pass now refuses a multi-dimensional grid past the element limit,
+located at the kernel, as the interpreter does (lit normalize-grid-to-1d/negative-grid).
 """
 
 from __future__ import annotations
