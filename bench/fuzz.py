@@ -130,6 +130,19 @@ Seed 12's one finding, kernel:2422, was a matmul_512 mutant with a grid of 2^62 
 normalize-grid-to-1d built the flattened grid, whose product passes i64, and the user saw
 "internal error". The pass now refuses a multi-dimensional grid past the element limit,
 located at the kernel, as the interpreter does (lit normalize-grid-to-1d/negative-grid).
+
+    seed 13 (76b539a, the seed-12 fix), 799 s, beside the test suite
+    kernel     4545     474    4070      0         0        0         0       0        1
+    device     1818     343    1475      0         0        0         0       0        0
+    dfir       1818     265    1553      0         0        0         0       0        0
+    cli        1819     243     210   1366         0        0         0       0        0
+    all       10000    1325    7308   1366         0        0         0       0        1
+
+Seed 13's timeout, kernel:2596, was allreduce with a grid of 952,605 tiles: valid (the tiles
+past row 7 are masked out), but the interpreter spends ~0.3 ms of Python per tile, so it ran
+~300 s (a grid of 10^5 on add_96x64 took 18 s even with all tiles at once). The interpreter now
+refuses a grid of more than 2^16 tiles, located at the kernel, raised with `--max-tiles` (lit
+ktir/diagnostics/negative-many-tiles): 1.7 s.
 """
 
 from __future__ import annotations

@@ -23,6 +23,9 @@ class Limits:
     buffer_bytes: int = 2 << 30
     """bytes of one buffer: an argument's array, a tensor, a memory, an array read back, and
     of one array file (.npz, .npy)"""
+    tiles: int = 1 << 16
+    """tiles of one interpreted grid: each costs ~0.2-0.3 ms of Python (its addresses, or its
+    coroutine when tiles communicate), so 2^16 tiles is ~20 s"""
 
 
 CURRENT = Limits()
@@ -32,7 +35,7 @@ DEFAULT_LOOP_LIMIT = 10_000_000
 loop_limit=)`, `--loop-limit`): a few seconds of wall time"""
 
 OPTIONS = {"input_bytes": "--max-input-bytes", "elements": "--max-elements",
-           "buffer_bytes": "--max-buffer-bytes"}
+           "buffer_bytes": "--max-buffer-bytes", "tiles": "--max-tiles"}
 
 
 @contextmanager

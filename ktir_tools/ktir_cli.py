@@ -62,13 +62,17 @@ def _root(
     max_buffer_bytes: Annotated[int | None, typer.Option(
         help="Refuse to allocate one buffer (an argument's array, a tensor, a memory, an "
         "array read back) larger than this [default: 2 GiB].", show_default=False)] = None,
+    max_tiles: Annotated[int | None, typer.Option(
+        help="Refuse to interpret a kernel whose grid has more tiles than this (each costs "
+        "~0.3 ms) [default: 65536].",
+        show_default=False)] = None,
 ) -> None:
     """Compile KTIR kernels for dataflow accelerators, run them on an emulator, and check the
     numbers against the KTIR reference interpreter."""
     from ktir.limits import set_limits
 
     set_limits(input_bytes=max_input_bytes, elements=max_elements,
-               buffer_bytes=max_buffer_bytes)
+               buffer_bytes=max_buffer_bytes, tiles=max_tiles)
 
 
 _register_subcommands()

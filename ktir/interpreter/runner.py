@@ -19,6 +19,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
+from ktir import limits
 from ktir.diagnostics import KtirDiagnostic, op_error, op_location
 from ktir.interpreter.arguments import (
     ArgumentSpec,
@@ -234,6 +235,9 @@ def run_kernel(module_or_path: Any, *, args: dict[str, Any] | None = None, seed:
               and np.asarray(arrays[k]).dtype == s.elem.storage and s.elem.is_float}
     grid = kernel_grid_of(fn)
     ntiles = int(np.prod(grid))
+    if ntiles > limits.CURRENT.tiles:  # before a context per tile is made
+        raise op_error(fn, f"has a grid of {ntiles:,} tiles, more than the interpreter's limit "
+                       f"of {limits.CURRENT.tiles:,} (raise it with --max-tiles)")
     device_bytes = max(((cast(int, s.start) + s.count) * s.elem.itemsize for s in placed
                         if s.memory == "global" and s.elem is not None), default=0)
     if scratchpad_bytes is None:
