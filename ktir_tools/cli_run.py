@@ -134,8 +134,11 @@ def run(
     after the buffers on devices without one, folded in ascending producer id as the
     interpreter does), branches on the tile id, gathers through indirect access tiles
     (paged_gather, gather_add; one index per transfer) and scatters through them
-    (scatter_add; not on stream_device). Not yet: matmul; what the compiler cannot run
-    stops with a diagnostic naming the op and the reason.
+    (scatter_add; not on stream_device), contractions (linalg.matmul, mixed precision
+    included, and Triton's K loops: on a matrix engine where the device has one, on the
+    SIMD lanes otherwise) and chains of them (FFN, attention). Not yet: integer, batch and
+    transposed matmuls; what the compiler cannot run stops with a diagnostic naming the op
+    and the reason.
 
     Scratchpad inputs: a constant-address scratchpad view is a fixed buffer, seeded (or
     given with --inputs by the view's name) in the scratchpad of its tile on both sides;

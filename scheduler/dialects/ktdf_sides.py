@@ -61,6 +61,13 @@ def build_side(value: SSAValue, indices: Sequence[SSAValue | int],
         amap = AffineMapAttr(AffineMap(len(ssa), 0, tuple(exprs)))
     elif len(ssa) != len(indices):
         raise TypeError("integer indices are only allowed without an explicit map")
+    if amap is not None and amap.data.num_dims == len(ssa) \
+            and any(unused := amap.data.unused_dims_bit_vector()):
+        # An index no subscript reads is dropped, as the text form drops it: builders map
+        # every loop of a nest, and a pass asking what a transfer depends on (broadcast-
+        # promotion) must not see an operand that changes nothing.
+        amap = AffineMapAttr(amap.data.drop_dims(unused))
+        ssa = [v for v, u in zip(ssa, unused) if not u]
     if sizes is None:
         return ssa, amap, None, []
     static, dynamic = split_dynamic_index_list(sizes, DYNAMIC_INDEX)

@@ -209,6 +209,28 @@ def test_data_transfer_builder_and_accessors():
         DataTransferOp(a, [0, i], AffineMap.identity(2), [1, 64], l1, [0, 0], None, [1, 64])
 
 
+def test_data_transfer_drops_indices_its_map_does_not_read():
+    """A builder mapping every loop of a nest leaves an index a side does not read: the op
+    keeps only the ones read (what its text says), so a pass asking what it depends on
+    (broadcast-promotion hoisting an x row out of a loop over n blocks) sees the truth."""
+    block = Block(arg_types=[DDR, L1, IDX, IDX, IDX])
+    a, l1, v0, v1, v2 = block.args
+    d = [AffineExpr.dimension(k) for k in range(3)]
+    with ImplicitBuilder(block):
+        t = DataTransferOp(a, [v0, v1, v2], AffineMap(3, 0, (d[0] * 4, d[1] * 64)), [1, 64],
+                           l1, [v2, v0], AffineMap(2, 0, (d[1], AffineExpr.constant(0))),
+                           [1, 64])
+        func.ReturnOp()
+    assert list(t.source_indices) == [v0, v1]
+    assert t.source_map is not None and t.source_map.data == AffineMap(
+        2, 0, (d[0] * 4, d[1] * 64))
+    assert list(t.dest_indices) == [v0]
+    assert t.dest_map is not None and t.dest_map.data.num_dims == 1
+    module = ModuleOp([func.FuncOp("t", ((DDR, L1, IDX, IDX, IDX), ()), Region(block))])
+    text = roundtrip(module)
+    assert "from %0[%2 * 4, %3 * 64] size [1, 64] to %1[%2, 0] size [1, 64]" in text
+
+
 def test_fifo_rules_from_python():
     block = Block(arg_types=[IDX])
     with ImplicitBuilder(block):
