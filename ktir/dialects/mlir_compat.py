@@ -2,7 +2,8 @@
 
 Kernels from Inductor/Triton (and ktir-cpu's example corpus) use a few spellings of the upstream
 dialects that xDSL 0.74 does not parse: `scf.for ... iter_args(...) -> T` without parentheses,
-the `linalg.reduce { arith.addf } ins(...) outs(...) dimensions = [..]` short form,
+the `linalg.reduce { arith.addf } ins(...) outs(...) dimensions = [..]` short form, a
+`linalg.generic` of several results (`-> (T1, T2)`),
 `arith.select` on a tensor of conditions, `arith.cmpf`/`cmpi` on tensors (a tensor of i1), the integer casts on tensors, the
 effects of `arith.extsi` and `arith.remui`, and the ops
 `linalg.div`, `linalg.batch_matmul`, `arith.index_castui`, `arith.remf`, and the custom forms of
@@ -38,7 +39,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.linalg import Linalg
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation, NamedOperation
-from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import (
@@ -322,6 +323,57 @@ def _parse_reduce(cls: type[linalg.ReduceOp], parser: Parser) -> linalg.ReduceOp
                DenseArrayBase.from_list(i64, dims), Region(block))
 
 
+def _parse_operands(parser: Parser, keyword: str) -> Sequence[SSAValue]:
+    """`keyword(%a, %b : T, U)`, or nothing."""
+    pos = parser.pos
+    if not parser.parse_optional_characters(keyword):
+        return ()
+    parser.parse_punctuation("(")
+    names = parser.parse_comma_separated_list(Parser.Delimiter.NONE,
+                                              parser.parse_unresolved_operand)
+    parser.parse_punctuation(":")
+    types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+    parser.parse_punctuation(")")
+    return parser.resolve_operands(names, types, pos)
+
+
+def _parse_generic(cls: type[linalg.GenericOp], parser: Parser) -> linalg.GenericOp:
+    """linalg.generic with its results in parentheses too, as MLIR spells several (`-> (T1,
+    T2)`): xDSL 0.74 prints that but reads only `-> T1, T2`, taking `(` for a function type,
+    so a multi-result generic (an all-reduce's, a softmax's fused outputs) did not read back.
+    Written out whole because the results come last, after the region."""
+    pos = parser.pos
+    attrs = dict(parser.parse_optional_attr_dict())
+    for key in ("indexing_maps", "iterator_types"):
+        if key not in attrs:
+            parser.raise_error(f"Expected {key} for linalg.generic", pos, parser.pos)
+    maps = attrs.pop("indexing_maps")
+    iterators = []
+    for it in attrs.pop("iterator_types"):  # type: ignore[attr-defined]
+        if isinstance(it, StringAttr) and it.data in tuple(IteratorType):
+            it = IteratorTypeAttr(IteratorType(it.data))
+        if not isinstance(it, IteratorTypeAttr):
+            parser.raise_error(f"Unknown iterator type {it}", pos, parser.pos)
+        iterators.append(it)
+    doc, library_call = attrs.pop("doc", None), attrs.pop("library_call", None)
+    ins, outs = _parse_operands(parser, "ins"), _parse_operands(parser, "outs")
+    extra = {}
+    if parser.parse_optional_keyword("attrs"):
+        parser.parse_punctuation("=")
+        extra = parser.expect(parser.parse_optional_attr_dict, "expect extra attributes")
+    body = parser.parse_region()
+    results: Sequence[Attribute] = ()
+    if parser.parse_optional_punctuation("->"):
+        if parser.parse_optional_punctuation("(") is not None:
+            results = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+            parser.parse_punctuation(")")
+        else:
+            results = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+    op = cls(ins, outs, body, maps, iterators, results, doc, library_call)  # type: ignore[arg-type]
+    op.attributes |= extra
+    return op
+
+
 def _parse_to(cls: type, parser: Parser, copy: bool = False):
     """`%y = <op> %x {attrs} : T to T2` (memref.memory_space_cast, memref.cast), or with `copy`
     `memref.copy %src, %dst {attrs} : T to T2`."""
@@ -432,6 +484,7 @@ def install() -> None:
     memref.GlobalOp.parse = classmethod(_parse_global)  # type: ignore[method-assign]
     memref.GlobalOp.print = _print_global  # type: ignore[method-assign]
     linalg.ReduceOp.parse = classmethod(_parse_reduce)  # type: ignore[method-assign]
+    linalg.GenericOp.parse = classmethod(_parse_generic)  # type: ignore[method-assign]
     select = arith.SelectOp.get_irdl_definition()
     select.operands[0] = ("cond", OperandDef(base(IntegerType) | base(TensorType)))
     arith.SelectOp.verify_ = _verify_select  # type: ignore[method-assign]

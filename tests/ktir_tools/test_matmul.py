@@ -54,10 +54,12 @@ def test_narrow_column_block_matmul() -> None:
 def test_rows_of_an_instance_share_each_b_row() -> None:
     """Two k chunks of 32 (rounded apart, as the kernel's f16 carry says): two partials per row,
     so 8 rows per instance fill the 2 KiB of registers (16 vectors of 32 f32), and each B row
-    brought to the scratchpad serves 8 rows. Device-memory reads: A once and B twice, 10,240
-    bytes (67,584 with one instance per row), on sample_device's SIMD path; spyre's matrix
-    engine takes each k step's blocks once, A and B read once: 6,144 bytes. Bitwise on both."""
-    for device, link, read in (("sample_device", "DDR->MNILU", 16 * 64 * 2 + 2 * 64 * 32 * 2),
+    brought to the scratchpad serves 8 rows; B's transfer does not depend on the instance, so
+    broadcast-promotion loads it once for both. Device-memory reads: A and B once, 6,144
+    bytes (10,240 with B per instance, 67,584 with one instance per row), on sample_device's
+    SIMD path; spyre's matrix engine takes each k step's blocks once: 6,144 bytes too.
+    Bitwise on both."""
+    for device, link, read in (("sample_device", "DDR->MNILU", 16 * 64 * 2 + 64 * 32 * 2),
                                ("spyre", "DDR->DMA_IN", 16 * 64 * 2 + 64 * 32 * 2)):
         report = run_and_check(HERE / "matmul_rows.mlir", device)
         assert report.match, (device, list(report.checks))

@@ -32,3 +32,36 @@ func.func @negative_trunci_width(%x: tensor<4xi8>) {
   return
 }
 // CHECK: error: 'arith.trunci' op Destination bit-width must be smaller than the input bit-width
+
+// -----
+
+func.func @negative_generic_maps(%a: tensor<4xf32>) {
+  %r = linalg.generic {iterator_types = ["parallel"]} ins(%a : tensor<4xf32>) outs(%a : tensor<4xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  } -> tensor<4xf32>
+  return
+}
+// CHECK: error: Expected indexing_maps for linalg.generic
+
+// -----
+
+func.func @negative_generic_iterator(%a: tensor<4xf32>) {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["sideways"]} ins(%a : tensor<4xf32>) outs(%a : tensor<4xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  } -> tensor<4xf32>
+  return
+}
+// CHECK: error: Unknown iterator type "sideways"
+
+// -----
+
+func.func @negative_generic_results(%a: tensor<4xf32>) {
+  %r, %s = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<4xf32>) outs(%a, %a : tensor<4xf32>, tensor<4xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    linalg.yield %x, %x : f32, f32
+  } -> (tensor<4xf32>, tensor<4xf32>
+  return
+}
+// CHECK: error: Expected ')'

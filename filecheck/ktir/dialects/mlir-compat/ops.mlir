@@ -91,3 +91,24 @@ func.func @elementwise_tensors(%a: tensor<4xf16>, %b: tensor<4xf16>, %i: tensor<
   %d = linalg.div ins(%w, %w : tensor<4xi32>, tensor<4xi32>) outs(%e : tensor<4xi32>) -> tensor<4xi32>
   return
 }
+
+// A generic of two results (an all-reduce's one sum to two slots): MLIR spells them
+// `-> (T, T)`, which xDSL 0.74 prints but read as a function type. One result stays bare.
+// CHECK-LABEL: func.func @generic_results(
+// CHECK:         %[[P:.*]], %[[Q:.*]] = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%{{.*}} : tensor<4xf32>) outs(%{{.*}}, %{{.*}} : tensor<4xf32>, tensor<4xf32>) {
+// CHECK:         } -> (tensor<4xf32>, tensor<4xf32>)
+// CHECK:         linalg.generic {{.*}} attrs = {note = 1 : i64} {
+// CHECK:         } -> tensor<4xf32>
+// CHECK-NEXT:    func.return %[[P]], %[[Q]] : tensor<4xf32>, tensor<4xf32>
+func.func @generic_results(%a: tensor<4xf32>, %o: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %p, %q = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<4xf32>) outs(%o, %o : tensor<4xf32>, tensor<4xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %s = arith.addf %x, %x : f32
+    linalg.yield %s, %s : f32, f32
+  } -> (tensor<4xf32>, tensor<4xf32>)
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = [#linalg.iterator_type<parallel>]} ins(%a : tensor<4xf32>) outs(%o : tensor<4xf32>) attrs = {note = 1} {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  } -> tensor<4xf32>
+  return %p, %q : tensor<4xf32>, tensor<4xf32>
+}
