@@ -12,7 +12,8 @@ The prediction is a first-order model of the machine the emulator implements (ar
 written to be read, not to be exact:
 - a DMA stage instance costs the route's latency once per transfer (once for all of them when
   its unit keeps several in flight, `max_outstanding`), plus the bytes over the narrowest link
-  of the route; a FIFO transfer costs its bytes over each link it crosses (at least a cycle
+  of the route (on a ring, a unit linked to its own kind, the hops to the farthest tile of
+  the grid, half way round, too); a FIFO transfer costs its bytes over each link it crosses (at least a cycle
   each: the unit handles one hop after the other), the stage's loops multiplying both; the compute stage costs, per op of each `linalg.generic`,
   its interval class's `op_interval` times ceil(elements / lanes), plus the deepest op latency
   once;
@@ -22,9 +23,10 @@ written to be read, not to be exact:
 - a pipeline takes one instance through its stages (fill and drain: stages that hand over
   through memory one after the other, FIFO-connected ones streaming, as slow as the slowest
   of them; the copies of parallelize-loops-across-instances beside the first corelet's) plus, for every further
-  instance, its period: the slowest stage when its buffers have two or more copies, else the
-  slowest writer + reader pair of a single-copy buffer (the writer waits for the reader to
-  release it);
+  instance, its period: the busiest unit (stages on one unit take turns: a ring unit's
+  gather and scatter) when its buffers have two or more copies, else that or the slowest
+  writer + reader pair of a single-copy buffer (the writer waits for the reader to release
+  it);
 - a group takes its pipelines one after another, plus one signal latency per handshake.
 Gathers and scatters (`ktdf.ind_data_transfer`) are costed as the transfer of their box;
 not modelled yet: their index reads and the reduction loops' carried dependencies (softmax
@@ -210,9 +212,11 @@ def _block_cost(op, unit) -> tuple[float, float] | None:
             float(unit.op_interval.get(_op_class(op), 1) * beats))
 
 
-def _stage(s: StageOp, device, tiles: int, shared: dict[str, float]) -> Stage:
+def _stage(s: StageOp, device, tiles: int, shared: dict[str, float], grid: int) -> Stage:
     unit_kind = s.applicable_units[0] if s.applicable_units else "?"
     unit = device.units.get(unit_kind)
+    hop = device.datapath(unit_kind, unit_kind)  # a ring: the farthest tile of the grid is
+    ring = hop.latency * (grid // 2) if hop is not None else 0  # half way round
     inst = s.attributes.get(INSTANCE)
     st = Stage(unit_key(unit_kind, inst.value.data if isinstance(inst, IntegerAttr) else None))
     lats: list[float] = []
@@ -220,6 +224,7 @@ def _stage(s: StageOp, device, tiles: int, shared: dict[str, float]) -> Stage:
         n, _ = _trips(loops_between(op, s))
         if isinstance(op, _TRANSFERS):
             lat, cyc, what, nbytes = _transfer_cost(op, unit_kind, device)
+            lat += ring
             st.moves.append(what + (f" x{n}" if n != 1 else ""))
             for side in (op.source, op.destination):
                 k = _kind(side)
@@ -261,8 +266,11 @@ def _buffers(p: PipelineOp) -> list[Buffer]:
 
 def _period(p: PipelineOp, stages: list[Stage], copies: int) -> float:
     times = [s.cycles for s in stages]
+    per_unit: dict[str, float] = {}  # stages on one unit take turns (a ring's gather, scatter)
+    for st in stages:
+        per_unit[st.unit] = per_unit.get(st.unit, 0.0) + st.cycles
     if copies >= 2:
-        return max(times, default=0.0)
+        return max(per_unit.values(), default=0.0)
     ops = p.stages
     pairs = []
     for i, w in enumerate(ops):
@@ -271,7 +279,7 @@ def _period(p: PipelineOp, stages: list[Stage], copies: int) -> float:
         for j in range(i + 1, len(ops)):
             if any(isinstance(t, _TRANSFERS) and t.source in wrote for t in ops[j].walk()):
                 pairs.append(times[i] + times[j])
-    return max([*times, *pairs], default=0.0)
+    return max([*per_unit.values(), *pairs], default=0.0)
 
 
 def _feeds_fifo(s: StageOp) -> bool:
@@ -296,10 +304,10 @@ def _segments(p: PipelineOp, stages: list[Stage]) -> list[float]:
     return out
 
 
-def _pipeline(p: PipelineOp, fn: func.FuncOp, device, tiles: int) -> Pipeline:
+def _pipeline(p: PipelineOp, fn: func.FuncOp, device, tiles: int, grid: int) -> Pipeline:
     instances, exact = _trips(loops_between(p, fn))
     shared: dict[str, float] = {}
-    stages = [_stage(s, device, tiles, shared) for s in p.stages]
+    stages = [_stage(s, device, tiles, shared, grid) for s in p.stages]
     copies = p.modulo or 1
     period = max(_period(p, stages, copies), *shared.values(), 0.0)
     handshakes = 2 * max(0, len(stages) - 1) * device.signal_latency
@@ -323,7 +331,8 @@ def describe(module: ModuleOp, device) -> list[Group]:
         if active is not None:
             tiles = min(tiles, active.value.data)  # type: ignore[attr-defined]
         groups.append(Group(fn.sym_name.data, tiles,
-                            [_pipeline(p, fn, device, tiles) for p in pipes]))
+                            [_pipeline(p, fn, device, tiles, math.prod(grid))
+                             for p in pipes]))
     return groups
 
 

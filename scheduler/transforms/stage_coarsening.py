@@ -22,12 +22,18 @@ becomes (a block of 3 rows)
                      ktdf.data_transfer from %buf[%p0, %p1] size [1, 64] to %slot size [64] }}} ... }}
 
 The block is chosen by a small cost model (`_predicted_cycles`): per block, each DMA stage
-costs its route's latency plus its bytes over the route's narrowest link, each memory with
+costs its route's latency once per batch of the transfers its unit keeps in flight (on a
+ring, the hops to the farthest tile of the grid, half way round, included) plus its bytes
+over the route's narrowest link, each memory with
 its own bandwidth its bytes over that bandwidth (a memory outside the cores shared by every
 tile of the grid), each scratchpad stage its vectors over its link and the compute stage one
 interval per op per vector; the pipeline takes the sum of one block's stages (fill and
-drain) plus the slowest of them for every further block (the steady state of a
-double-buffered pipeline). Candidates: every innermost run of loops sunk whole, times each
+drain) plus the busiest unit for every further block (the steady state of a
+double-buffered pipeline; stages on one unit take turns). An all-reduce's ring unit
+gathers the partials and scatters the sums: counted as two stages apart, 8 tiles' partials
+went in two blocks of 512 B per tile and the example allreduce took 1,344 cycles on spyre;
+counted as one unit, with the hops and two batches of 4 transfers, they go in one block:
+1,128 (ffn_swiglu_4core's reduction of 4 tiles: 820 -> 604). Candidates: every innermost run of loops sunk whole, times each
 divisor of the next loop's trip count; the buffers of a block, twice (double buffering),
 must fit half the scratchpad's capacity (the device model's `size`). A pipeline of one
 block per vector (the model's best when latency is negligible) is left as it is.
@@ -325,6 +331,7 @@ def _predicted_cycles(a: _Analysis, c: _Choice, device, tiles: int) -> float:
     per_block = math.prod(_sunk_trip(a, c, k) for k in range(len(a.loops)))
     blocks = math.prod(lp.trip for lp in a.loops) // per_block
     stage_t: dict[StageOp, float] = {}
+    lats: dict[StageOp, list[float]] = {}
     mem_bytes: dict[str, float] = {}
     for d in a.dmas:
         nbytes = math.prod(_buffer_shape(a, d, c)) * _elt_bytes(d.buffer.type)  # type: ignore
@@ -333,11 +340,16 @@ def _predicted_cycles(a: _Analysis, c: _Choice, device, tiles: int) -> float:
         src, dst = (_kind(g), _kind(d.buffer)) if d.inbound else (_kind(d.buffer), _kind(g))
         dps = [dp for dp in (device.datapath(src, unit), device.datapath(unit, dst)) if dp]
         lat = sum(dp.latency for dp in dps)
+        if (hop := device.datapath(unit, unit)) is not None:  # a ring: the farthest tile of
+            lat += hop.latency * (tiles // 2)                  # the grid is half way round
         bpc = min((dp.bytes_per_cycle for dp in dps), default=1)
-        stage_t[d.stage] = stage_t.get(d.stage, 2.0 * device.signal_latency + lat) \
-            + nbytes / bpc
+        stage_t[d.stage] = stage_t.get(d.stage, 2.0 * device.signal_latency) + nbytes / bpc
+        lats.setdefault(d.stage, []).append(lat)
         for kind in (src, dst):
             mem_bytes[kind] = mem_bytes.get(kind, 0.0) + nbytes
+    for s, ls in lats.items():  # a round trip per batch of the transfers its unit keeps in flight
+        u = device.units.get(s.applicable_units[0]) if s.applicable_units else None
+        stage_t[s] += max(ls) * math.ceil(len(ls) / max(1, getattr(u, "max_outstanding", 1)))
     for s in a.pipeline.stages:
         if s in a.dma_stages:
             continue
@@ -348,7 +360,11 @@ def _predicted_cycles(a: _Analysis, c: _Choice, device, tiles: int) -> float:
             elif isinstance(op, DataTransferOp):
                 cost += 1.0
         stage_t[s] = per_block * max(cost, 1.0)
-    times = list(stage_t.values())
+    per_unit: dict[str, float] = {}  # stages on one unit take turns (a ring's gather and
+    for s, t in stage_t.items():      # scatter): the steady state waits for all of them
+        key = s.applicable_units[0] if s.applicable_units else str(id(s))
+        per_unit[key] = per_unit.get(key, 0.0) + t
+    times = list(per_unit.values())
     for kind, nbytes in mem_bytes.items():
         mem = device.memories.get(kind)
         if mem is not None and mem.bytes_per_cycle:

@@ -1,17 +1,19 @@
 // RUN: ktir-opt %s -p stage-coarsening | filecheck %s
 
 /// A 128x256 fp16 add on two tiles of the sample device after path-expansion: each instance
-/// of the pipeline moved one 64-element vector. The cost model picks blocks of 16 rows (4
-/// blocks per tile, 2 x 3 buffers of 8 KiB each fit half the 1 MiB L1): the row loop steps by
-/// 16, the DMAs move [16, 256] boxes into [16, 256] buffers, and the L1LU / SFU / L1SU stages
+/// of the pipeline moved one 64-element vector. The cost model picks blocks of 32 rows (2
+/// blocks per tile, 2 x 3 buffers of 16 KiB each fit half the 1 MiB L1; MNILU keeps one
+/// transfer in flight, so the A and B loads pay their latency one after the other, once per
+/// block: 1,493 cycles with blocks of 16, 1,357 with 32): the row loop steps by
+/// 32, the DMAs move [32, 256] boxes into [32, 256] buffers, and the L1LU / SFU / L1SU stages
 /// walk the block's vectors themselves, the buffers addressed at the vector's offset.
 
 // CHECK-LABEL: func.func @local_schedule_0(
-// CHECK:         %[[STEP:.*]] = arith.constant 16 : index
+// CHECK:         %[[STEP:.*]] = arith.constant 32 : index
 // CHECK-NEXT:    scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step %[[STEP]] {
-// CHECK:           %{{.*}}, %{{.*}}, %{{.*}}, %[[A:.*]], %[[BB:.*]], %[[C:.*]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} = ktdf.private -> ({{.*}}, memref<16x256xf16, "L1">, memref<16x256xf16, "L1">, memref<16x256xf16, "L1">,
-// CHECK:           ktdf.data_transfer from %Av_cast[%row0 + %[[B]], %{{.*}}] size [16, 256] to %[[A]][0, 0] size [16, 256]
-// CHECK-NEXT:      ktdf.data_transfer from %Bv_cast[%row0 + %[[B]], %{{.*}}] size [16, 256] to %[[BB]][0, 0] size [16, 256]
+// CHECK:           %{{.*}}, %{{.*}}, %{{.*}}, %[[A:.*]], %[[BB:.*]], %[[C:.*]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} = ktdf.private -> ({{.*}}, memref<32x256xf16, "L1">, memref<32x256xf16, "L1">, memref<32x256xf16, "L1">,
+// CHECK:           ktdf.data_transfer from %Av_cast[%row0 + %[[B]], %{{.*}}] size [32, 256] to %[[A]][0, 0] size [32, 256]
+// CHECK-NEXT:      ktdf.data_transfer from %Bv_cast[%row0 + %[[B]], %{{.*}}] size [32, 256] to %[[BB]][0, 0] size [32, 256]
 // CHECK-NEXT:    } {applicable_units = ["MNILU"]}
 // CHECK:           scf.for %[[P0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK:             scf.for %[[P1:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
@@ -24,7 +26,7 @@
 // CHECK:             scf.for %[[Q1:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:          ktdf.data_transfer from %{{.*}} size [64] to %[[C]][%[[Q0]], %[[Q1]]] size [1, 64]
 // CHECK:         } {applicable_units = ["L1SU"]}
-// CHECK:           ktdf.data_transfer from %[[C]][0, 0] size [16, 256] to %Cv_cast[%row0 + %[[B]], %{{.*}}] size [16, 256]
+// CHECK:           ktdf.data_transfer from %[[C]][0, 0] size [32, 256] to %Cv_cast[%row0 + %[[B]], %{{.*}}] size [32, 256]
 // CHECK-NEXT:    } {applicable_units = ["MNISU"]}
 
 builtin.module {
