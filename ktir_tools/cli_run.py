@@ -34,7 +34,20 @@ def _describe(report) -> list[str]:
         f"{roof.binding_resource}; efficiency {em.efficiency:.2f}",
         f"  bound      {roof.describe()}",
     ]
+    if (traffic := _traffic(em)) is not None:
+        lines.append(traffic)
     return lines + check_lines(report)
+
+
+def _traffic(em) -> str | None:
+    """The bytes each shared memory moved and the bytes on the links between cores (a
+    datapath from a unit kind to the same kind: spyre's RING->RING, summed over the hops)."""
+    parts = [f"{name} {n:,} B" for name, (n, _) in em.memory_ports.items()]
+    for key, n in em.bytes_per_datapath.items():
+        ends = key.split("->")
+        if len(ends) == 2 and ends[0] == ends[1] and n:
+            parts.append(f"{key} {n:,} B (core to core, summed over hops)")
+    return "  traffic    " + "; ".join(parts) if parts else None
 
 
 def check_lines(report) -> list[str]:
@@ -142,7 +155,8 @@ def run(
 
     Scratchpad inputs: a constant-address scratchpad view is a fixed buffer, seeded (or
     given with --inputs by the view's name) in the scratchpad of its tile on both sides;
-    --json's bytes_per_datapath tells ring bytes (RING->RING) from device-memory bytes.
+    the `traffic` line (and --json's bytes_per_datapath, bytes_per_memory) tells ring bytes
+    (RING->RING) from device-memory bytes.
 
     Arguments: a scalar (index, integer or float) given with --arg NAME=VALUE is bound at
     compile time (subscripts and loop bounds that read it become constants); one the kernel
