@@ -153,6 +153,19 @@ ktir/diagnostics/negative-many-tiles): 1.7 s.
 
 Clean (accepted and silent 0); its slowest case, a device mutant through `ktir compile`,
 took 24.0 s.
+
+    seed 15 (e9524c6: dropped transfer indices, stage-coarsening's unit model,
+    multi-result generics read), 554 s, 1 job
+    kernel     4545     476    4068      0         0        1         0       0        0
+    device     1818     362    1456      0         0        0         0       0        0
+    dfir       1818     268    1550      0         0        0         0       0        0
+    cli        1819     249     231   1339         0        0         0       0        0
+    all       10000    1355    7305   1339         0        1         0       0        0
+
+Its one finding, kernel:4498, was matmul with B's tile set mutated to `d1 >= -2^64` at a
+subscript known only at run time: numpy refused the set's origin as an int64 and the user saw
+"internal error: OverflowError". The interpreter now refuses a tile set whose coordinates pass
+64 bits, located at the tile (lit ktir/diagnostics/negative-tile-set-past-64-bits).
 """
 
 from __future__ import annotations
