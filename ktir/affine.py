@@ -289,6 +289,13 @@ def _mask_in_64_bits(aset: AffineSet, dims: Sequence[np.ndarray],
         raise SetTooLargeError(f"the set '{aset}' has constants beyond 64 bits") from None
 
 
+def check_int64_box(aset: AffineSet, bb: Sequence[tuple[int, int]]) -> None:
+    """Raise SetTooLargeError when a bound of `bb`, the box of `aset`, does not fit int64
+    (the points and the coordinates built from them are int64 arrays)."""
+    if any(not -(1 << 63) <= b < 1 << 63 for lo_hi in bb for b in lo_hi):
+        raise SetTooLargeError(f"the set '{aset}' has bounds beyond 64 bits")
+
+
 @lru_cache(maxsize=512)
 def _points_cached(
     aset: AffineSet, order: AffineMap | None, symbols: tuple[int, ...]
@@ -296,9 +303,9 @@ def _points_cached(
     bb = box(aset, symbols)
     n = aset.num_dims
     volume = math.prod(max(hi - lo + 1, 0) for lo, hi in bb)
-    if (msg := over("elements", volume, f"the set '{aset}'")) is not None or any(
-            not -(1 << 63) <= b < 1 << 63 for lo_hi in bb for b in lo_hi):
-        raise SetTooLargeError(msg or f"the set '{aset}' has bounds beyond 64 bits")
+    if (msg := over("elements", volume, f"the set '{aset}'")) is not None:
+        raise SetTooLargeError(msg)
+    check_int64_box(aset, bb)
     if n == 0:
         pts = np.zeros((1, 0), dtype=np.int64)
         if not _mask_in_64_bits(aset, [], symbols).all():

@@ -119,9 +119,6 @@ def _distributed_view(c: Compiler, op: ConstructDistributedMemoryViewOp) -> Fn:
     return run
 
 
-_I64 = 1 << 63  # coordinates are int64 from here on
-
-
 class _GeometryCache:
     """Geometries of one op's set and order, keyed by the symbol values (no set hashing)."""
 
@@ -133,13 +130,9 @@ class _GeometryCache:
         g = self.cache.get(syms)
         if g is None:
             try:
-                g = geometry(self.aset, self.order, syms)
+                g = self.cache[syms] = geometry(self.aset, self.order, syms)
             except affine.UnboundedSetError as e:
                 raise fail(self.op, r, f"has an unbounded tile set ({e})") from None
-            if any(not -_I64 <= x < _I64 for x in (*g.pmin, *g.pmax)):
-                raise fail(self.op, r, f"has a tile set from {list(g.pmin)} to "
-                                       f"{list(g.pmax)}: coordinates past 64 bits")
-            self.cache[syms] = g
         return g
 
 

@@ -28,6 +28,7 @@ class Geometry:
         box = affine.box(aset, syms) if perm is not None and affine.is_box(aset) else None
         self._rel: dict[tuple[int, ...], tuple[np.ndarray, int, int, bool]] = {}
         if box is not None and perm is not None:
+            affine.check_int64_box(aset, box)  # as the enumerated path does
             ext = [hi - lo + 1 for lo, hi in box]
             self.n = int(np.prod(ext)) if all(e > 0 for e in ext) else 0
             self.shape = tuple(max(ext[k], 0) for k in perm) if self.n else tuple(
