@@ -364,11 +364,10 @@ def _parse_generic(cls: type[linalg.GenericOp], parser: Parser) -> linalg.Generi
     body = parser.parse_region()
     results: Sequence[Attribute] = ()
     if parser.parse_optional_punctuation("->"):
-        if parser.parse_optional_punctuation("(") is not None:
-            results = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+        parens = parser.parse_optional_punctuation("(") is not None
+        results = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+        if parens:
             parser.parse_punctuation(")")
-        else:
-            results = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
     op = cls(ins, outs, body, maps, iterators, results, doc, library_call)  # type: ignore[arg-type]
     op.attributes |= extra
     return op

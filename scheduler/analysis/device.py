@@ -30,3 +30,11 @@ def memory_of(value: SSAValue, device):
     if isinstance(t, MemRefType) and isinstance(t.memory_space, StringAttr):
         return device.memories.get(t.memory_space.data)
     return None
+
+
+def ring_hops_latency(device, unit_kind: str, tiles: int) -> float:
+    """The latency a transfer on `unit_kind` adds crossing cores, for the cost models: on a
+    ring (a unit kind linked to its own kind, spyre's RING) the hops to the farthest tile of a
+    grid of `tiles`, half way round; 0 on a unit that does not link cores."""
+    hop = device.datapath(unit_kind, unit_kind)
+    return hop.latency * (tiles // 2) if hop is not None else 0.0

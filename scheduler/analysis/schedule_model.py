@@ -51,6 +51,7 @@ from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, SSAValue
 
 from ktir.dialects.ktdp_types import kernel_grid
+from scheduler.analysis.device import ring_hops_latency
 from scheduler.analysis.index_exprs import loops_between, trip_count
 from scheduler.analysis.units import split_key, unit_key
 from scheduler.dialects.ktdf import (
@@ -215,8 +216,7 @@ def _block_cost(op, unit) -> tuple[float, float] | None:
 def _stage(s: StageOp, device, tiles: int, shared: dict[str, float], grid: int) -> Stage:
     unit_kind = s.applicable_units[0] if s.applicable_units else "?"
     unit = device.units.get(unit_kind)
-    hop = device.datapath(unit_kind, unit_kind)  # a ring: the farthest tile of the grid is
-    ring = hop.latency * (grid // 2) if hop is not None else 0  # half way round
+    ring = ring_hops_latency(device, unit_kind, grid)
     inst = s.attributes.get(INSTANCE)
     st = Stage(unit_key(unit_kind, inst.value.data if isinstance(inst, IntegerAttr) else None))
     lats: list[float] = []

@@ -78,7 +78,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
-from scheduler.analysis.device import device_of
+from scheduler.analysis.device import device_of, ring_hops_latency
 from scheduler.analysis.index_exprs import grid_tiles, index_constant
 from scheduler.dialects.ktdf import (
     DataTransferOp,
@@ -339,9 +339,7 @@ def _predicted_cycles(a: _Analysis, c: _Choice, device, tiles: int) -> float:
         g = d.op.source if d.inbound else d.op.destination
         src, dst = (_kind(g), _kind(d.buffer)) if d.inbound else (_kind(d.buffer), _kind(g))
         dps = [dp for dp in (device.datapath(src, unit), device.datapath(unit, dst)) if dp]
-        lat = sum(dp.latency for dp in dps)
-        if (hop := device.datapath(unit, unit)) is not None:  # a ring: the farthest tile of
-            lat += hop.latency * (tiles // 2)                  # the grid is half way round
+        lat = sum(dp.latency for dp in dps) + ring_hops_latency(device, unit, tiles)
         bpc = min((dp.bytes_per_cycle for dp in dps), default=1)
         stage_t[d.stage] = stage_t.get(d.stage, 2.0 * device.signal_latency) + nbytes / bpc
         lats.setdefault(d.stage, []).append(lat)
