@@ -211,7 +211,10 @@ class _Expander:
                                                       [0] * len(sizes), None, sizes, **mask))
                 src, src_idx, src_map = buf, [], None
             else:
-                last_idx: list[SSAValue | int] = src_idx if src_idx else [0] * len(sizes)
+                # a staged buffer (no map) is read at its origin; a view keeps its map,
+                # which may read no index at all (a constant subscript)
+                last_idx: list[SSAValue | int] = src_idx if src_idx or src_map is not None \
+                    else [0] * len(sizes)
                 rb.add(unit, dist, DataTransferOp(src, last_idx, src_map, sizes,
                                                   t.destination, [], None,
                                                   t.mixed_dest_sizes, **mask))
