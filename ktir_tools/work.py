@@ -146,13 +146,19 @@ def _reaches_a_sink(value: SSAValue) -> bool:
 
 
 def _unused_operand(op: Operation, index: int) -> bool:
-    """Whether operand `index` of a `linalg` op with a body is one its body never reads (the
-    compiler drops such an input, and its load with it)."""
+    """Whether operand `index` of a `linalg` op with a body is one its body never reads, or
+    reads only in ops its yield does not need (the compiler drops such an input, and its load
+    with it)."""
     if not op.name.startswith("linalg.") or not op.regions or not op.regions[0].blocks:
         return False
-    args = op.regions[0].blocks[0].args
+    block = op.regions[0].blocks[0]
     ins = getattr(op, "inputs", ())
-    return index < len(ins) and index < len(args) and not args[index].uses
+    if index >= len(ins) or index >= len(block.args):
+        return False
+    arg = block.args[index]
+    # read only by body ops the yield does not need (dead code the compiler drops)
+    readers = {*_needed(op), block.last_op}
+    return not any(use.operation in readers for use in arg.uses)
 
 
 _TERMINATORS = frozenset({"scf.yield", "linalg.yield", "func.return", "affine.yield",
