@@ -53,6 +53,7 @@ _PASSES = {
     "broadcast-promotion": ("transforms.broadcast_promotion", "BroadcastPromotionPass"),
     "elide-copy-stages": ("transforms.elide_copy_stages", "ElideCopyStagesPass"),
     "tile-invariant-groups": ("transforms.tile_invariant_groups", "TileInvariantGroupsPass"),
+    "fuse-compute-groups": ("transforms.fuse_compute_groups", "FuseComputeGroupsPass"),
     "inter-tile-exchange": ("transforms.inter_tile_exchange", "InterTileExchangePass"),
     "generalize-contractions": ("transforms.generalize_contractions",
                                 "GeneralizeContractionsPass"),

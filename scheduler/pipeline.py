@@ -67,6 +67,7 @@ SCHEDULING: tuple[Step, ...] = (
     "tile-size-selection",
     "affine-min-canonicalization",
     "subsume-linearize-index",
+    "fuse-compute-groups",
     Checkpoint.POST_SCHEDULING,
     "address-assignment",
     "normalize-grid-to-1d",
@@ -95,6 +96,7 @@ OPTIMISATIONS: tuple[str, ...] = (
     "broadcast-promotion",
     "double-buffering",
     "parallelize-loops-across-instances",
+    "fuse-compute-groups",
 )
 
 GROUPS: dict[str, tuple[Step, ...]] = {

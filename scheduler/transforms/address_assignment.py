@@ -119,6 +119,16 @@ def reserved_bytes(module: ModuleOp, device) -> dict[str, int]:
     return out
 
 
+def bump(used: dict[str, int], t: MemRefType) -> tuple[int, int]:
+    """Place a buffer of type `t` after the `used` bytes of its memory (stick-aligned):
+    its offset and size in bytes, `used` advanced past it."""
+    kind = t.memory_space.data  # type: ignore[union-attr]
+    offset = _align_up(used.get(kind, 0), max(STICK_BYTES, element_bytes(t)))
+    size = buffer_bytes(t)
+    used[kind] = offset + size
+    return offset, size
+
+
 def plan_function(fn: func.FuncOp, device, reserved: dict[str, int] | None = None
                   ) -> dict[memref.AllocOp, int]:
     """The element address of each of the function's device-memory buffers: the bump
@@ -139,10 +149,7 @@ def plan_function(fn: func.FuncOp, device, reserved: dict[str, int] | None = Non
                                   f"@{device.name} ({', '.join(device.memories)})")
         if alloc.dynamic_sizes:
             raise op_error(alloc, "buffers with dynamic sizes cannot be placed yet")
-        align = max(STICK_BYTES, element_bytes(t))
-        offset = _align_up(used.get(kind, 0), align)
-        size = buffer_bytes(t)
-        used[kind] = offset + size
+        offset, size = bump(used, t)
         placed.setdefault(kind, []).append(_Placed(alloc, offset, size))
         if mem.size is not None and used[kind] > mem.size:
             listing = ", ".join(_describe(p) for p in placed[kind])

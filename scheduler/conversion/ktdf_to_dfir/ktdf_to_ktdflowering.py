@@ -45,7 +45,6 @@ from scheduler.analysis.index_exprs import (
     index_constant,
     linear_iteration,
     loops_between,
-    trip_count,
 )
 from scheduler.analysis.units import queried_units, split_key, unit_key
 from scheduler.dialects.ktdf import (
@@ -301,13 +300,13 @@ def _fed_by(reader: StageOp, key: str) -> bool:
 def _sibling_signals(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
                      units: dict[str, SSAValue], tail: list[list[Operation]],
                      rewriter: PatternRewriter) -> None:
-    """A buffer defined outside the pipeline (broadcast-promotion's) that one of its stages
-    writes and stages of later pipelines read: the writer posts a one-way signal after its
-    work, and each reader waits for it in its first iteration. The signal counts between
-    two units are shared by all their handshakes, so this holds only for a writer that runs
-    once (no loop of more than one iteration around it): a reader consumes the writer's
-    signals in order, and the writer's comes before every later one of its unit. A writer in
-    a loop would need a back edge the reader's own handshakes with that unit would take.
+    """A buffer defined outside the pipeline (broadcast-promotion's, or a scratchpad view
+    of the kernel that a fused later group reads) that one of its stages writes and stages
+    of later pipelines read: the writer posts a one-way signal after its work in its last
+    instance (loops around the pipeline: their last iteration), and each reader waits for it
+    in its first iteration. The signal counts between two units are shared by all their
+    handshakes; this one is the writer unit's last to the reader's unit before the reader's
+    pipeline, and the reader's first wait there, so counting matches them.
 
     No signal when the reader already waits, every iteration, for a stage of the writer's
     kind in its own pipeline (a DMA that lands another of its buffers): that stage's signal
@@ -331,12 +330,13 @@ def _sibling_signals(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
         for i, bufs in enumerate(written):
             if not bufs & _buffers_read(op) or kinds[i] == rkind or _fed_by(op, kinds[i]):
                 continue
-            if any(trip_count(lp) != 1 for lp in mine):
-                raise op_error(pipeline, "a pipeline inside a loop writes a buffer that a "
-                                         "later pipeline reads: only one that runs once can "
-                                         "be ordered before its readers")
             pair = [units[kinds[i]], units[rkind]]
-            tail[i].append(_one_way(pair, kinds[i], "send", None, mine, pipeline)[0])
+            send = _one_way(pair, kinds[i], "send", None, mine, pipeline)
+            ops, last = _iteration_test(mine, True)
+            if last is not None:  # a writer in loops: after its last instance only
+                send = [*ops, scf.IfOp(last, [], Region(Block([*send, scf.YieldOp()])),
+                                       Region(Block([scf.YieldOp()])))]
+            tail[i] += send
             recv = _one_way(pair, rkind, "recv", None, loops, op)
             ops, first = _iteration_test(loops, False)
             if first is not None:
