@@ -17,10 +17,12 @@ a tile reading its own core's view crosses no ring link, and no byte of device m
 
 from __future__ import annotations
 
-from xdsl.dialects import memref
+from xdsl.dialects import arith, memref
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, StringAttr
 from xdsl.ir import SSAValue
 
 from ktir.dialects import ktdp
+from ktir.dialects.ktdp_types import int_list
 
 
 def view_of(value: SSAValue) -> ktdp.ConstructMemoryViewOp | None:
@@ -54,3 +56,38 @@ def inter_core_unit(device, memory_kind: str) -> str | None:
                 and device.datapath(kind, kind) is not None):
             found.append(kind)
     return found[0] if found else None
+
+
+def view_bytes(value: SSAValue, single_tile: bool = False
+               ) -> tuple[tuple[str, object], int, int] | None:
+    """The scratchpad bytes a constant-address KTIR view names: ((memory kind, core), lo,
+    hi), the core its `ct_id` or "own" (the executing tile's; core 0 when the group runs on
+    `single_tile`); None for anything else (a buffer the compiler placed, device memory
+    seen through a kernel argument, a view at a run-time address or with dynamic strides)."""
+    cast = value.owner
+    view = view_of(value)
+    if not isinstance(cast, memref.MemorySpaceCastOp) or view is None or view.sizes \
+            or view.strides:
+        return None
+    t = cast.dest.type
+    offset = view.offset.owner
+    if not isinstance(t, MemRefType) or not isinstance(t.memory_space, StringAttr) \
+            or not isinstance(offset, arith.ConstantOp) \
+            or not isinstance(offset.value, IntegerAttr):
+        return None
+    width = getattr(t.element_type, "bitwidth", None)
+    if not width:
+        return None
+    size = max(1, width // 8)
+    start = offset.value.value.data
+    last = start + sum((n - 1) * st for n, st in zip(int_list(view.static_sizes),
+                                                      int_list(view.static_strides)) if n > 0)
+    core = owner_core(value)
+    where = core if core is not None else (0 if single_tile else "own")
+    return (t.memory_space.data, where), start * size, (last + 1) * size
+
+
+def bytes_overlap(a: tuple[tuple[str, object], int, int] | None,
+                  b: tuple[tuple[str, object], int, int] | None) -> bool:
+    """Whether two `view_bytes` ranges share a byte of one memory instance."""
+    return a is not None and b is not None and a[0] == b[0] and a[1] < b[2] and b[1] < a[2]

@@ -20,7 +20,8 @@ written and read), and B's module and declaration go. Only when nothing else can
 - no stage on a corelet instance (`parallelize-loops-across-instances`: the last instance of
   a distributed loop is not a loop's last iteration);
 - device memory written by neither, or touched by only one (kernel arguments may alias);
-- no scratchpad address that B writes and A reads or writes (a reader is not signalled);
+- no scratchpad byte that B writes and A reads or writes (only a reader is signalled), and
+  every scratchpad view at a known address (`view_bytes`);
 - both groups' buffers fit their memories together (`address-assignment` places one
   function's buffers side by side).
 
@@ -40,9 +41,9 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from xdsl.rewriter import InsertPoint
 
 from ktir.dialects import ktdp
-from ktir.dialects.ktdp_types import int_list, kernel_grid
+from ktir.dialects.ktdp_types import kernel_grid
 from scheduler.analysis.device import device_of
-from scheduler.analysis.placement import owner_core
+from scheduler.analysis.placement import bytes_overlap, owner_core, view_bytes
 from scheduler.dialects.ktdf import (
     INSTANCE,
     DataTransferOp,
@@ -53,7 +54,7 @@ from scheduler.dialects.ktdf import (
 )
 from scheduler.dialects.ktdf_types import const_int
 from scheduler.rewriting import apply_patterns
-from scheduler.transforms.address_assignment import bump, element_bytes, reserved_bytes
+from scheduler.transforms.address_assignment import bump, reserved_bytes
 from scheduler.transforms.tile_invariant_groups import ACTIVE_TILES
 
 
@@ -80,28 +81,6 @@ def _view_key(v: SSAValue) -> tuple | None:
             str(cast.dest.type))
 
 
-def _view_range(v: SSAValue, single: bool) -> tuple[object, int, int] | None:
-    """The scratchpad a constant-address view lives in (its core, or "own") and the bytes
-    [lo, hi) it spans; None for a buffer of the group's own (an alloc)."""
-    if _view_key(v) is None:
-        return None
-    cast = v.owner
-    assert isinstance(cast, memref.MemorySpaceCastOp)
-    view = cast.source.owner
-    assert isinstance(view, ktdp.ConstructMemoryViewOp)
-    t = cast.dest.type
-    assert isinstance(t, MemRefType)
-    size = element_bytes(t)
-    offset = const_int(view.offset)
-    assert offset is not None
-    last = offset + sum((n - 1) * st for n, st in zip(int_list(view.static_sizes),
-                                                      int_list(view.static_strides)) if n > 0)
-    core = owner_core(v)
-    if core is None:
-        core = 0 if single else "own"
-    return (_kind(v), core), offset * size, (last + 1) * size
-
-
 class _Footprint:
     """What a group's transfers read and write: device memory (whether at all), and the
     kernel's scratchpad views (key and byte range). Its own buffers (allocs) no other group
@@ -110,8 +89,8 @@ class _Footprint:
     def __init__(self, fn: func.FuncOp, global_kind: str, single: bool):
         self.single = single  # the group runs on core 0 alone: its own scratchpad is core 0's
         self.global_reads = self.global_writes = False
-        self.reads: list[tuple[tuple, tuple[object, int, int]]] = []
-        self.writes: list[tuple[tuple, tuple[object, int, int]]] = []
+        self.reads: list[tuple[tuple[str, object], int, int]] = []
+        self.writes: list[tuple[tuple[str, object], int, int]] = []
         self.unplaced = False  # a scratchpad view at an address not known here
         for t in fn.walk():
             if not isinstance(t, DataTransferOp | IndDataTransferOp):
@@ -136,11 +115,11 @@ class _Footprint:
             return
         if all(isinstance(o.owner, memref.AllocOp) for o in _origins(v)):
             return
-        key, where = _view_key(v), _view_range(v, self.single)
-        if key is None or where is None:
+        where = view_bytes(v, self.single)
+        if where is None:
             self.unplaced = True
             return
-        (self.writes if write else self.reads).append((key, where))
+        (self.writes if write else self.reads).append(where)
 
     @property
     def touches_global(self) -> bool:
@@ -158,19 +137,12 @@ def _origins(v: SSAValue) -> list[SSAValue]:
     return [v]
 
 
-def _overlap(a: tuple[object, int, int], b: tuple[object, int, int]) -> bool:
-    return a[0] == b[0] and a[1] < b[2] and b[1] < a[2]
-
-
 def _ordered_by_buffers(fa: _Footprint, fb: _Footprint) -> bool:
-    """B writes nothing A touches, and what B reads of A's writes is the very view A wrote
-    (one buffer to the lowering once the views are merged, so its read waits for A)."""
+    """B writes no scratchpad byte A reads or writes (a later writer is not signalled; what
+    B reads of A's writes is: `ktdf-to-ktdflowering` signals from A's writer to B's reader)."""
     if fa.unplaced or fb.unplaced:
         return False
-    for _, w in fb.writes:
-        if any(_overlap(w, x) for _, x in fa.reads + fa.writes):
-            return False
-    return all(key == wkey for key, r in fb.reads for wkey, w in fa.writes if _overlap(r, w))
+    return not any(bytes_overlap(w, x) for w in fb.writes for x in fa.reads + fa.writes)
 
 
 def _body(module: ModuleOp, name: str) -> func.FuncOp | None:

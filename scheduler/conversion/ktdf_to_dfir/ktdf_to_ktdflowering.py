@@ -46,6 +46,7 @@ from scheduler.analysis.index_exprs import (
     linear_iteration,
     loops_between,
 )
+from scheduler.analysis.placement import bytes_overlap, view_bytes
 from scheduler.analysis.units import queried_units, split_key, unit_key
 from scheduler.dialects.ktdf import (
     INSTANCE,
@@ -280,6 +281,16 @@ def _buffers_read(stage: StageOp) -> set[SSAValue]:
     return out
 
 
+def _shares(written: set[SSAValue], read: set[SSAValue], single_tile: bool) -> bool:
+    """Whether a stage reads what another wrote: one of the same buffers, or kernel views
+    whose scratchpad bytes overlap (two groups fused into one function name one slot through
+    views of their own)."""
+    if written & read:
+        return True
+    spans = [w for b in written if (w := view_bytes(b, single_tile)) is not None]
+    return any(bytes_overlap(w, view_bytes(r, single_tile)) for r in read for w in spans)
+
+
 def _fed_by(reader: StageOp, key: str) -> bool:
     """Whether a stage on unit `key` before `reader` in its pipeline writes a buffer of that
     pipeline's private that `reader` reads (so they handshake every instance)."""
@@ -319,6 +330,8 @@ def _sibling_signals(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
     if not any(written):
         return
     mine = loops_between(pipeline, fn)
+    active = fn.attributes.get("ktdf.active_tiles")
+    single = isinstance(active, IntegerAttr) and active.value.data == 1
     after = False
     for op in fn.walk():
         after |= op is pipeline
@@ -328,7 +341,8 @@ def _sibling_signals(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
         rkind = stage_key(op)
         loops = [lp for lp in loops_between(op, fn) if lp not in mine]
         for i, bufs in enumerate(written):
-            if not bufs & _buffers_read(op) or kinds[i] == rkind or _fed_by(op, kinds[i]):
+            if not _shares(bufs, _buffers_read(op), single) or kinds[i] == rkind \
+                    or _fed_by(op, kinds[i]):
                 continue
             pair = [units[kinds[i]], units[rkind]]
             send = _one_way(pair, kinds[i], "send", None, mine, pipeline)
