@@ -26,7 +26,11 @@ written and read), and B's module and declaration go. Only when nothing else can
   function's buffers side by side).
 
 Runs after scheduling, so every pass before it sees the groups one by one, and before
-`address-assignment`. A pattern on the host's `func.call`, applied by the walker; a chain of
+`address-assignment`. On spyre: ffn_swiglu_4core 15,869 -> 14,429 cycles (gate/up and down
+fuse, and so do the all-reduce and the final add on core 0; device memory now streams without
+a gap until the last block), allreduce 1,080 (was 1,128), ring_reduce 405 (423),
+ring_reduce_multi_group 1,872 (1,926), sdpa_pv_ksplit 19,861 (19,872); the other
+examples unchanged. A pattern on the host's `func.call`, applied by the walker; a chain of
 groups fuses one pair at a time, the fused call offered again.
 """
 
@@ -207,7 +211,7 @@ def _merge(a: func.FuncOp, b: func.FuncOp, call_a: func.CallOp, call_b: func.Cal
         if isinstance(op, func.ReturnOp):
             continue
         op.detach()
-        rewriter.insert_op(op, InsertPoint.before(ret))
+        rewriter.insert(op, InsertPoint.before(ret))
         if isinstance(op, memref.MemorySpaceCastOp) and (k := _view_key(op.dest)) in views:
             rewriter.replace_all_uses_with(op.dest, views[k])
             view = op.source.owner
@@ -240,7 +244,7 @@ class FuseCalls(RewritePattern):
                 return
             args = _merge(a, b, call, nxt, rewriter)
             fused = func.CallOp(call.callee, args, [])
-            rewriter.replace_op(call, fused)
+            rewriter.replace(call, fused)
             rewriter.erase(nxt)
             call = fused
             self._redeclare(a, b, rewriter)
