@@ -21,8 +21,13 @@ REPORT_HINT = ("this is a bug in ktir, not in your input: please report it with 
 
 
 def internal_error(tool: str, e: BaseException) -> str:
-    """The one line a command prints for an exception that no input should cause."""
+    """The one line a command prints for an exception that no input should cause. Memory
+    running out is not a bug: within the size limits (`--max-buffer-bytes`, ...) a run may
+    still need more than the machine has free at the time."""
     first = str(e).strip().split("\n")[0]
     if len(first) > 300:
         first = first[:300] + "..."
+    if isinstance(e, MemoryError):
+        return (f"{tool}: error: out of memory: {first or 'an allocation failed'} (the machine "
+                "has not that much free now: run on smaller sizes, or with less running)")
     return f"{tool}: internal error: {type(e).__name__}: {first}\n{tool}: {REPORT_HINT}"

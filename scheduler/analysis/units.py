@@ -21,6 +21,13 @@ def unit_key(kind: str, instance: int | None = None) -> str:
     return kind if not instance else f"{kind}-CL{instance}"
 
 
+def kind_hint(kind: str) -> str:
+    """An SSA name for a unit or memory kind ("C0-LX" -> "c0_lx"): an integer kind
+    (`kind = 7`) cannot start a name, so it becomes "unit7"."""
+    hint = kind.lower().replace("-", "_")
+    return hint if hint[:1].isalpha() or hint[:1] == "_" else f"unit{hint}"
+
+
 def split_key(key: str) -> tuple[str, int]:
     """(kind, instance) of a `unit_key`."""
     kind, sep, k = key.rpartition("-CL")

@@ -67,3 +67,26 @@ def test_compare_is_bitwise_by_default_and_tolerant_on_request() -> None:
     assert compare("x", got, want, rtol=1e-2).match
     got[1, 1] = 0.0
     assert not compare("x", got, want, rtol=1e-2).match  # NaN vs number never matches
+
+
+@pytest.mark.parametrize("module, name", [("ktir_tools.ktir_cli", "app"),
+                                          ("ktir_tools.ktir_opt", "KtirOptMain")])
+def test_out_of_memory_is_an_error_not_a_bug(module: str, name: str, monkeypatch,
+                                             capsys) -> None:
+    """A run that needs more memory than the machine has free (within the size limits) says
+    so and exits 1: not "internal error" with a request to report it (fuzz seed 17,
+    kernel:482, a 1.84 GiB output while other jobs held the memory)."""
+    import importlib
+
+    cli = importlib.import_module(module)
+
+    def out_of_memory(*args, **kwargs):
+        raise MemoryError("Unable to allocate 1.84 GiB for an array with shape (987525511,)")
+
+    monkeypatch.setattr(cli, name, out_of_memory)
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["interpret", "k.mlir"] if name == "app" else ["k.mlir"])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 1
+    assert "error: out of memory: Unable to allocate 1.84 GiB" in err
+    assert "internal error" not in err and "report" not in err

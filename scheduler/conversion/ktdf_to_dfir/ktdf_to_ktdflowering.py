@@ -47,7 +47,7 @@ from scheduler.analysis.index_exprs import (
     loops_between,
 )
 from scheduler.analysis.placement import bytes_overlap, view_bytes
-from scheduler.analysis.units import queried_units, split_key, unit_key
+from scheduler.analysis.units import kind_hint, queried_units, split_key, unit_key
 from scheduler.dialects.ktdf import (
     INSTANCE,
     DataTransferOp,
@@ -124,7 +124,7 @@ def _materialise(fn: func.FuncOp, device, tiles: int, units: list[str], memories
         is_memory = kind in device.memories
         per_core = (device.memories[kind].per_core if is_memory
                     else device.units[kind].per_core)
-        hint = key.lower().replace("-", "_")
+        hint = kind_hint(key)
         if per_core == 0:  # outside the cores (the global memory): one unit
             g = GetUnitOp(device.resource_id(kind, 0), kind)
             g.unit.name_hint = hint

@@ -24,6 +24,7 @@ from ktir.dialects import ktdp
 from scheduler.analysis.units import (
     get_unit_key,
     global_unit,
+    kind_hint,
     queried_units,
     split_key,
     unit_key,
@@ -199,10 +200,10 @@ class BuildPrograms(RewritePattern):
             units = gets[kind]
             keys = [arith.ConstantOp.from_int_and_width(u.core or 0, IndexType()) for u in units]
             table = DefImmutableMappingOp([(u.unit, k.result) for u, k in zip(units, keys)])
-            table.result.name_hint = f"tile_of_{kind.lower().replace('-', '_')}"
+            table.result.name_hint = f"tile_of_{kind_hint(kind)}"
             new_ops += [*keys, table]
             body = Block(arg_types=[IndexType()])
-            body.args[0].name_hint = kind.lower().replace("-", "_")
+            body.args[0].name_hint = kind_hint(kind)
             tile = QueryMapOp(table.result, body.args[0])
             tile.result.name_hint = "tile"
             body.add_op(tile)
