@@ -209,6 +209,16 @@ def run_kernel(module_or_path: Any, *, args: dict[str, Any] | None = None, seed:
     keep_freed_memory()
     module = _load(module_or_path)
     fn = module if isinstance(module, func.FuncOp) else select_kernel(module, function)
+    try:
+        return _run_on(fn, args, seed, scratchpad_bytes, inputs, vectorise)
+    except MemoryError as e:  # within the limits, but more than the machine has free now
+        raise op_error(fn, f"ran out of memory: {str(e) or 'an allocation failed'} (run it on "
+                           "smaller sizes, or with less else running)") from None
+
+
+def _run_on(fn: func.FuncOp, args: dict[str, Any] | None, seed: int,
+            scratchpad_bytes: int | None, inputs: dict[str, Any] | None,
+            vectorise: bool | None) -> RunResult:
     given = dict(inputs or {})
     overrides = {k: _value_text(k, v) for k, v in (args or {}).items()}
     buffers = buffer_arguments(fn)

@@ -90,3 +90,18 @@ def test_out_of_memory_is_an_error_not_a_bug(module: str, name: str, monkeypatch
     assert exit_.value.code == 1
     assert "error: out of memory: Unable to allocate 1.84 GiB" in err
     assert "internal error" not in err and "report" not in err
+
+
+def test_interpreter_out_of_memory_is_located(monkeypatch) -> None:
+    """Memory running out in the reference interpreter is located at the kernel."""
+    from ktir.interpreter import runner
+
+    def out_of_memory(*args, **kwargs):
+        raise MemoryError("Unable to allocate 3.68 GiB for an array")
+
+    monkeypatch.setattr(runner, "_run_on", out_of_memory)
+    path = Path(__file__).resolve().parents[2] / "examples" / "kernels" / "add_96x64.mlir"
+    with pytest.raises(KtirDiagnostic) as e:
+        runner.run_kernel(path)
+    assert f"{path}:7:1: error:" in e.value.text
+    assert "ran out of memory: Unable to allocate 3.68 GiB" in e.value.text
