@@ -166,6 +166,37 @@ Its one finding, kernel:4498, was matmul with B's tile set mutated to `d1 >= -2^
 subscript known only at run time: numpy refused the set's origin as an int64 and the user saw
 "internal error: OverflowError". The interpreter now refuses a tile set whose coordinates pass
 64 bits, located at the tile (lit ktir/diagnostics/negative-tile-set-past-64-bits).
+
+    seed 16 (ca928ee, the seed-15 fix and the bound's dead inputs), 695 s, 1 job
+    kernel     4545     483    4062      0         0        0         0       0        0
+    device     1818     367    1451      0         0        0         0       0        0
+    dfir       1818     255    1563      0         0        0         0       0        0
+    cli        1819     285     232   1302         0        0         0       0        0
+    all       10000    1390    7308   1302         0        0         0       0        0
+
+    seed 17 (c9369e5, fuse-compute-groups), 807 s, 1 job beside the kernel sweep
+    kernel     4545     484    4060      0         0        1         0       0        0
+    device     1818     364    1453      0         0        1         0       0        0
+    dfir       1818     240    1578      0         0        0         0       0        0
+    cli        1819     245     243   1331         0        0         0       0        0
+    all       10000    1333    7334   1331         0        2         0       0        0
+
+Seed 17's findings: device:367 spelled a unit's kind `1.0e400` (a float), which became an
+SSA name and failed as "internal error: ValueError"; a kind must now be a string or an
+integer (located verifier error, lit arch_descriptions/dialect/invalid.mlir), and an integer
+kind gets valid names in the lowering (`kind_hint`). kernel:482, an rmsnorm with a 1.84 GiB
+output, ran out of memory beside the sweep ("internal error: MemoryError"): memory running
+out is now "ran out of memory", located at the kernel, in the interpreter, and "error: out
+of memory" elsewhere, exit 1.
+
+    seed 18 (0d43bc4, the seed-17 fixes), 602 s, 1 job beside the peer bench
+    kernel     4545     458    4087      0         0        0         0       0        0
+    device     1818     356    1462      0         0        0         0       0        0
+    dfir       1818     218    1600      0         0        0         0       0        0
+    cli        1819     257     220   1342         0        0         0       0        0
+    all       10000    1289    7369   1342         0        0         0       0        0
+
+Clean (accepted and silent 0); its slowest case took 2.0 s.
 """
 
 from __future__ import annotations

@@ -21,23 +21,34 @@ ktir-cpu's model has no latency). The issue's bar (schedule quality): ours <= th
 every kernel they estimate at >= 10,000 cycles. A kernel we cannot run yet shows our
 diagnostic's first line. `--quick` leaves out the kernels of more than a minute of emulation.
 
-Measured 2026-12-02 (ktir-cpu at its mirror's HEAD 9e03d63, our main after the schedule
-passes of issue 14 and the reduction ones: loop-invariant-code-motion, unroll-compute-loops,
-interleave-compute-chains, double-buffering of compute-bound reductions; cycles are the
-emulator's, so the machine's load does not change them):
+Measured 2026-12-06 (ktir-cpu at its mirror's HEAD 9e03d63; `--quick`, then the slow rows'
+cycles from the same day's kernel sweep on the same files; cycles are the emulator's, so the
+machine's load does not change them):
 
     kernel                         ktir-cpu       ours ours/theirs     bound latency share  match
     vector_add_ktir                     194        367       1.89x       348          60%  match
     softmax_small                       144        475       3.30x       284          46%  match
-    matmul_small                        392          -   (linalg.matmul: no lowering yet)
-    rmsnorm_4core_4x1                 82950      49840       0.60x     49152           0%  match
-    softmax_fwd_ktir 4096x1024       147456     131539       0.89x    131072           0%  match
-    layernorm_fwd_ktir 1151x8192     925060     589682       0.64x    589348           0%  match
+    matmul_small                        392        639       1.63x       300          34%  match
+    rmsnorm_4core_4x1                 82950      49625       0.60x     49152           0%  match
+    softmax_fwd_ktir 4096x1024       147456     131180       0.89x    131072           0%  match
+    layernorm_fwd_ktir 1151x8192     925060     589624       0.64x    589348           0%  match
     rope_fwd_4x2 163840x128          794624     671960       0.85x    663552           0%  match
-    matmul_fwd_ktir                  634880          -   (linalg.matmul: no lowering yet)
-    paged_attention                   18928          -   (tensor.collapse_shape merging dims > 1)
+    matmul_fwd_ktir                  634880     570271       0.90x    272384*          0%  match
+    paged_attention                   18928          -   ('linalg.index' op: no DataflowIR lowering)
+    ffn_swiglu                          453       1888       4.17x       605          12%  match
+    ffn_swiglu_4core                  14256      14429       1.01x     12524           2%  match
+    sdpa_2d                             528       4150       7.86x       348           5%  match
+    sdpa_pv_ksplit                    16813      19861       1.18x     16732           1%  match
 
-Before the reduction passes: softmax_small 485, rmsnorm_4core_4x1 100,876, softmax_fwd_ktir
+(*: compulsory traffic; the traffic any per-tile schedule of it moves, each tile's B and A
+once, takes 565,248 cycles of DDR.) ffn_swiglu_4core was 15,869 before `fuse-compute-groups` (its two phases, and its
+all-reduce and final add, now share launches). sdpa_pv_ksplit cannot come under 16,813 on
+this machine: its DDR traffic alone takes 16,514 cycles and its cross-core sum can only start
+after the last partial, where ktir-cpu's model has no latency. The 2026-12-02 table (before
+the contraction and cross-core work): rmsnorm_4core_4x1 49,840, softmax_fwd_ktir 131,539,
+layernorm_fwd_ktir 589,682; matmul_small, matmul_fwd_ktir did not run.
+
+Earlier, before the reduction passes: softmax_small 485, rmsnorm_4core_4x1 100,876, softmax_fwd_ktir
 132,080, layernorm_fwd_ktir 591,772; before issue 14's schedule work: softmax_fwd_ktir
 227,584, rope_fwd_4x2 2,594,400, rmsnorm_4core_4x1 490,752 (layernorm_fwd_ktir did not
 run). The small kernels are latency-bound on a pipelined machine (ktir-cpu's model has no
