@@ -45,6 +45,7 @@ from scheduler.analysis.index_exprs import (
     index_constant,
     linear_iteration,
     loops_between,
+    trip_count,
 )
 from scheduler.analysis.placement import bytes_overlap, view_bytes
 from scheduler.analysis.units import kind_hint, queried_units, split_key, unit_key
@@ -314,8 +315,9 @@ def _sibling_signals(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
     """A buffer defined outside the pipeline (broadcast-promotion's, or a scratchpad view
     of the kernel that a fused later group reads) that one of its stages writes and stages
     of later pipelines read: the writer posts a one-way signal after its work in its last
-    instance (loops around the pipeline: their last iteration), and each reader waits for it
-    in its first iteration. The signal counts between two units are shared by all their
+    instance (the last iteration of the loops around its pipeline that do not also hold the
+    reader; a loop of more than one iteration around both is refused), and each reader
+    waits for it in its first iteration. The signal counts between two units are shared by all their
     handshakes; this one is the writer unit's last to the reader's unit before the reader's
     pipeline, and the reader's first wait there, so counting matches them.
 
@@ -344,9 +346,16 @@ def _sibling_signals(pipeline: PipelineOp, fn: func.FuncOp, kinds: list[str],
             if not _shares(bufs, _buffers_read(op), single) or kinds[i] == rkind \
                     or _fed_by(op, kinds[i]):
                 continue
+            shared = [lp for lp in mine if lp.is_ancestor(op)]
+            if any(trip_count(lp) != 1 for lp in shared):
+                raise op_error(pipeline, "a pipeline inside a loop writes a buffer that a "
+                                         "later pipeline in the same loop reads: the next "
+                                         "iteration's writer would need to wait for the "
+                                         "reader, which is not built")
+            own = [lp for lp in mine if lp not in shared]
             pair = [units[kinds[i]], units[rkind]]
             send = _one_way(pair, kinds[i], "send", None, mine, pipeline)
-            ops, last = _iteration_test(mine, True)
+            ops, last = _iteration_test(own, True)
             if last is not None:  # a writer in loops: after its last instance only
                 send = [*ops, scf.IfOp(last, [], Region(Block([*send, scf.YieldOp()])),
                                        Region(Block([scf.YieldOp()])))]
