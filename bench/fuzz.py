@@ -182,9 +182,9 @@ subscript known only at run time: numpy refused the set's origin as an int64 and
     all       10000    1333    7334   1331         0        2         0       0        0
 
 Seed 17's findings: device:367 spelled a unit's kind `1.0e400` (a float), which became an
-SSA name and failed as "internal error: ValueError"; a kind must now be a string or an
-integer (located verifier error, lit arch_descriptions/dialect/invalid.mlir), and an integer
-kind gets valid names in the lowering (`kind_hint`). kernel:482, an rmsnorm with a 1.84 GiB
+SSA name and failed as "internal error: ValueError"; a float kind is now a located verifier
+error (lit arch_descriptions/dialect/invalid.mlir), and integer and attribute kinds get valid
+names in the lowering (`kind_hint`). kernel:482, an rmsnorm with a 1.84 GiB
 output, ran out of memory beside the sweep ("internal error: MemoryError"): memory running
 out is now "ran out of memory", located at the kernel, in the interpreter, and "error: out
 of memory" elsewhere, exit 1.

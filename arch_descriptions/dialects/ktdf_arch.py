@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
+    FloatAttr,
     IntegerAttr,
     StringAttr,
     TensorType,
@@ -160,9 +161,10 @@ class _ResourceOp(IRDLOperation):
         if rid is not None and not isinstance(rid, StringAttr):
             raise VerifyException("attribute 'id' must be a symbol name")
         kind = self.attributes.get("kind")
-        if kind is not None and not isinstance(kind, StringAttr | IntegerAttr):
-            raise VerifyException(f"attribute 'kind' must be a name (a string) or an integer, "
-                                  f"got {kind}")
+        if isinstance(kind, FloatAttr):  # a name, an integer or an attribute (upstream's
+            # #ptr.generic_space), but a number with a fraction names nothing
+            raise VerifyException(f"attribute 'kind' must be a name, an integer or an "
+                                  f"attribute, not a float: got {kind}")
         if isinstance(kind, StringAttr) and not _KIND.fullmatch(kind.data):
             raise VerifyException(f"attribute 'kind' must be a name (a letter or '_', then "
                                   f"letters, digits, '_', '.', '-', '$'), got \"{kind.data}\"")

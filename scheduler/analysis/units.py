@@ -9,6 +9,8 @@ here: `ktdf-to-ktdflowering` for the handles its `execute_on`s and signals use,
 
 from __future__ import annotations
 
+import re
+
 from xdsl.ir import Block, SSAValue
 
 from spyrecode.dialects.dataflow import GetUnitOp
@@ -22,9 +24,10 @@ def unit_key(kind: str, instance: int | None = None) -> str:
 
 
 def kind_hint(kind: str) -> str:
-    """An SSA name for a unit or memory kind ("C0-LX" -> "c0_lx"): an integer kind
-    (`kind = 7`) cannot start a name, so it becomes "unit7"."""
-    hint = kind.lower().replace("-", "_")
+    """An SSA name for a unit or memory kind ("C0-LX" -> "c0_lx"): a kind that is an
+    integer (`kind = 7`: "unit7") or an attribute (`#ptr.generic_space`: "unit_ptr.
+    generic_space") is no name as it is spelled."""
+    hint = re.sub(r"[^a-z0-9_$.]", "_", kind.lower())
     return hint if hint[:1].isalpha() or hint[:1] == "_" else f"unit{hint}"
 
 

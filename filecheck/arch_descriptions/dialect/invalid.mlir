@@ -311,7 +311,7 @@ ktdf_arch.device @negative_kind_with_space {
 ktdf_arch.device @negative_float_kind {
   %u = exec_unit {kind = 1.0e400}
 }
-// CHECK: error: 'ktdf_arch.exec_unit' op attribute 'kind' must be a name (a string) or an integer, got 0x7ff0000000000000 : f64
+// CHECK: error: 'ktdf_arch.exec_unit' op attribute 'kind' must be a name, an integer or an attribute, not a float: got 0x7ff0000000000000 : f64
 
 // -----
 
