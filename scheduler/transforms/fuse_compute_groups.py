@@ -87,8 +87,8 @@ def _view_key(v: SSAValue) -> tuple | None:
 
 class _Footprint:
     """What a group's transfers read and write: device memory (whether at all), and the
-    kernel's scratchpad views (key and byte range). Its own buffers (allocs) no other group
-    names."""
+    bytes of the kernel's scratchpad views (`view_bytes`). Its own buffers (allocs) no
+    other group names."""
 
     def __init__(self, fn: func.FuncOp, global_kind: str, single: bool):
         self.single = single  # the group runs on core 0 alone: its own scratchpad is core 0's
