@@ -25,8 +25,8 @@ def unit_key(kind: str, instance: int | None = None) -> str:
 
 def kind_hint(kind: str) -> str:
     """An SSA name for a unit or memory kind ("C0-LX" -> "c0_lx"): a kind that is an
-    integer (`kind = 7`: "unit7") or an attribute (`#ptr.generic_space`: "unit_ptr.
-    generic_space") is no name as it is spelled."""
+    integer (`kind = 7` -> "unit7") or an attribute (`#ptr.generic_space` ->
+    "_ptr.generic_space") is no name as it is spelled."""
     hint = re.sub(r"[^a-z0-9_$.]", "_", kind.lower())
     return hint if hint[:1].isalpha() or hint[:1] == "_" else f"unit{hint}"
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from xdsl.context import Context
 from xdsl.dialects import func, memref
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, StringAttr
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -47,7 +47,7 @@ from xdsl.rewriter import InsertPoint
 from ktir.dialects import ktdp
 from ktir.dialects.ktdp_types import kernel_grid
 from scheduler.analysis.device import device_of
-from scheduler.analysis.placement import bytes_overlap, owner_core, view_bytes
+from scheduler.analysis.placement import bytes_overlap, owner_core, view_bytes, view_of
 from scheduler.dialects.ktdf import (
     INSTANCE,
     DataTransferOp,
@@ -57,32 +57,21 @@ from scheduler.dialects.ktdf import (
     StageOp,
 )
 from scheduler.dialects.ktdf_types import const_int
+from scheduler.conversion.ktdf_to_dfir.ktdf_to_ktdflowering import memory_kind
 from scheduler.rewriting import apply_patterns
 from scheduler.transforms.address_assignment import bump, reserved_bytes
 from scheduler.transforms.tile_invariant_groups import ACTIVE_TILES
 
 
-def _kind(v: SSAValue) -> str | None:
-    t = v.type
-    if isinstance(t, MemRefType) and isinstance(t.memory_space, StringAttr):
-        return t.memory_space.data
-    return None
-
-
 def _view_key(v: SSAValue) -> tuple | None:
     """What names a scratchpad range independently of SSA values: a cast of a view at a
     constant address (its address, shape, strides and types)."""
-    cast = v.owner
-    if not isinstance(cast, memref.MemorySpaceCastOp):
-        return None
-    view = cast.source.owner
-    if not isinstance(view, ktdp.ConstructMemoryViewOp) or view.sizes or view.strides:
-        return None
-    offset = const_int(view.offset)
-    if offset is None:
+    view = view_of(v)
+    if not isinstance(v.owner, memref.MemorySpaceCastOp) or view is None or view.sizes \
+            or view.strides or (offset := const_int(view.offset)) is None:
         return None
     return (offset, str(view.properties), str(view.attributes), str(view.result.type),
-            str(cast.dest.type))
+            str(v.type))
 
 
 class _Footprint:
@@ -108,7 +97,7 @@ class _Footprint:
                 self._add(t.destination, global_kind, write=True)
 
     def _add(self, v: SSAValue, global_kind: str, write: bool) -> None:
-        kind = _kind(v)
+        kind = memory_kind(v.type)
         if kind is None:
             return
         if kind == global_kind:
@@ -149,14 +138,12 @@ def _ordered_by_buffers(fa: _Footprint, fb: _Footprint) -> bool:
     return not any(bytes_overlap(w, x) for w in fb.writes for x in fa.reads + fa.writes)
 
 
-def _body(module: ModuleOp, name: str) -> func.FuncOp | None:
-    for inner in module.walk():
-        if isinstance(inner, ModuleOp) and inner.sym_name is not None \
-                and inner.sym_name.data == name:
-            for fn in inner.ops:
-                if isinstance(fn, func.FuncOp) and not fn.is_declaration:
-                    return fn
-    return None
+def _bodies(module: ModuleOp) -> dict[str, func.FuncOp]:
+    """The group functions by name: the definitions in the named child modules
+    (`module @local_schedule_N`, beside the host's module)."""
+    return {fn.sym_name.data: fn for inner in module.ops
+            if isinstance(inner, ModuleOp) and inner.sym_name is not None
+            for fn in inner.ops if isinstance(fn, func.FuncOp) and not fn.is_declaration}
 
 
 def _fusable(a: func.FuncOp, b: func.FuncOp, device, reserved: dict[str, int]) -> bool:
@@ -230,15 +217,15 @@ class FuseCalls(RewritePattern):
     module docstring): one call of the fused group."""
 
     def __init__(self, module: ModuleOp):
-        self.module = module
         self.device = device_of(module, FuseComputeGroupsPass.name)
         self.reserved = reserved_bytes(module, self.device)
+        self.bodies = _bodies(module)
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, call: func.CallOp, rewriter: PatternRewriter) -> None:
         while isinstance(nxt := call.next_op, func.CallOp):
-            a = _body(self.module, call.callee.root_reference.data)
-            b = _body(self.module, nxt.callee.root_reference.data)
+            a = self.bodies.get(call.callee.root_reference.data)
+            b = self.bodies.get(nxt.callee.root_reference.data)
             if a is None or b is None or a is b or not _fusable(a, b, self.device,
                                                                 self.reserved):
                 return
@@ -246,17 +233,24 @@ class FuseCalls(RewritePattern):
             fused = func.CallOp(call.callee, args, [])
             rewriter.replace(call, fused)
             rewriter.erase(nxt)
+            self._redeclare(fused, a, b, rewriter)
             call = fused
-            self._redeclare(a, b, rewriter)
 
-    def _redeclare(self, a: func.FuncOp, b: func.FuncOp, rewriter: PatternRewriter) -> None:
-        """A's declaration takes A's new type; B's declaration and module go."""
-        for op in list(self.module.walk()):
+    def _redeclare(self, call: func.CallOp, a: func.FuncOp, b: func.FuncOp,
+                   rewriter: PatternRewriter) -> None:
+        """A's declaration (beside the host function) takes A's new type; B's declaration
+        and module go."""
+        host = call.parent_op()
+        while host is not None and not isinstance(host, ModuleOp):
+            host = host.parent_op()
+        assert host is not None
+        for op in list(host.ops):
             if isinstance(op, func.FuncOp) and op.is_declaration:
                 if op.sym_name.data == a.sym_name.data:
                     op.function_type = a.function_type
                 elif op.sym_name.data == b.sym_name.data:
                     rewriter.erase(op)
+        del self.bodies[b.sym_name.data]
         module_b = b.parent_op()
         assert isinstance(module_b, ModuleOp)
         rewriter.erase(module_b)
